@@ -1,0 +1,46 @@
+"""perft and divide: count leaf nodes of the legal move tree (make/unmake at every node).
+
+>>> from engine.position import Position
+>>> perft(Position(), 2)
+400
+"""
+
+from __future__ import annotations
+
+from typing import List, Tuple
+
+from engine.movegen import legal_moves
+from engine.position import Position
+
+
+def perft(pos: Position, depth: int) -> int:
+    """Leaf nodes at ``depth``; every leaf is made and unmade (no bulk counting)."""
+    if depth == 0:
+        return 1
+    push = pos.push
+    pop = pos.pop
+    nodes = 0
+    if depth == 1:
+        for m in legal_moves(pos):
+            push(m)
+            pop()
+            nodes += 1
+        return nodes
+    for m in legal_moves(pos):
+        push(m)
+        nodes += perft(pos, depth - 1)
+        pop()
+    return nodes
+
+
+def divide(pos: Position, depth: int) -> List[Tuple[str, int]]:
+    """``(uci, nodes)`` for each legal move, in generation order."""
+    from engine.notation import move_to_uci
+
+    out = []
+    for m in legal_moves(pos):
+        uci = move_to_uci(pos, m)
+        pos.push(m)
+        out.append((uci, perft(pos, depth - 1) if depth > 1 else 1))
+        pos.pop()
+    return out

@@ -1,0 +1,347 @@
+"""The two-board Alice position: state, make/unmake, keys, attacks, game state.
+
+>>> pos = Position()
+>>> pos.push(make_move(chess.E2, chess.E4))
+>>> pos.board_of(chess.E4)
+1
+>>> pos.pop(); pos.key == pos.compute_key()
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import List, Optional, Tuple
+
+import chess
+
+from engine import movegen
+from engine.tables import (
+    BB_LEN,
+    CASTLE_ROOK,
+    CASTLING_KEEP,
+    DIAG_ATTACKS,
+    DIAG_MASKS,
+    FILE_ATTACKS,
+    FILE_MASKS,
+    KING,
+    KING_ATTACKS,
+    KNIGHT_ATTACKS,
+    OCC_A,
+    OCC_BLACK,
+    PAWN,
+    PAWN_ATTACKS,
+    RANK_ATTACKS,
+    RANK_MASKS,
+    ROOK,
+    ZOBRIST,
+    ZOBRIST_CASTLING,
+    ZOBRIST_SIDE,
+    Bitboard,
+    Move,
+    Piece,
+    Square,
+)
+
+STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+# One undo record: move, moved piece, captured piece, bitboards before, castling,
+# halfmove clock and key before the move.
+Undo = Tuple[Move, Piece, Piece, List[Bitboard], int, int, int]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: ``result`` is ``1-0``, ``0-1`` or ``1/2-1/2``."""
+
+    termination: str  # checkmate, stalemate, fifty-move rule, threefold repetition, bare kings
+    winner: Optional[bool]  # chess.WHITE, chess.BLACK or None for a draw
+
+    @property
+    def result(self) -> str:
+        if self.winner is None:
+            return "1/2-1/2"
+        return "1-0" if self.winner else "0-1"
+
+
+class Position:
+    """An Alice chess position with its move history.
+
+    ``sq`` is the mailbox of piece codes (``engine.tables``); ``bb`` the
+    bitboards indexed by piece type and the ``OCC_*`` constants; ``turn`` is 1
+    (white) or 0 (black).
+    """
+
+    __slots__ = ("sq", "bb", "turn", "castling", "halfmove", "fullmove", "key", "stack")
+
+    def __init__(self, fen: Optional[str] = STARTING_FEN) -> None:
+        self.sq: List[Piece] = [0] * 64
+        self.bb: List[Bitboard] = [0] * BB_LEN
+        self.turn = 1
+        self.castling = 0
+        self.halfmove = 0
+        self.fullmove = 1
+        self.key = 0
+        self.stack: List[Undo] = []
+        if fen is not None:
+            self.set_fen(fen)
+
+    # ----------------------------------------------------------------- setup
+    @classmethod
+    def from_fen(cls, fen: str) -> "Position":
+        """Parse a compact or 16-wide FEN; raises ``engine.fen.FenError``."""
+        return cls(fen)
+
+    def set_fen(self, fen: str) -> None:
+        """Replace this position by ``fen``; on error nothing changes."""
+        from engine.fen import parse_fen
+
+        parsed = parse_fen(fen)  # raises before anything is touched
+        self.sq = parsed.squares
+        self.turn = parsed.turn
+        self.castling = parsed.castling
+        self.halfmove = parsed.halfmove
+        self.fullmove = parsed.fullmove
+        self.stack = []
+        self._rebuild()
+
+    def fen(self) -> str:
+        """The compact FEN, as Fairy-Stockfish prints it."""
+        from engine.fen import write_fen
+
+        return write_fen(self)
+
+    def _rebuild(self) -> None:
+        bb = [0] * BB_LEN
+        for s, p in enumerate(self.sq):
+            if p:
+                b = 1 << s
+                bb[p & 7] |= b
+                bb[OCC_BLACK | ((p >> 3) & 1)] |= b
+                bb[OCC_A | (p >> 4)] |= b
+        self.bb = bb
+        self.key = self.compute_key()
+
+    def compute_key(self) -> int:
+        """The Zobrist key from scratch (the incremental ``key`` must equal it)."""
+        key = ZOBRIST_CASTLING[self.castling] ^ (ZOBRIST_SIDE if self.turn else 0)
+        for s, p in enumerate(self.sq):
+            if p:
+                key ^= ZOBRIST[p][s]
+        return key
+
+    def copy(self) -> "Position":
+        """An independent copy, history included."""
+        other = Position(None)
+        other.sq = self.sq[:]
+        other.bb = self.bb[:]
+        other.turn = self.turn
+        other.castling = self.castling
+        other.halfmove = self.halfmove
+        other.fullmove = self.fullmove
+        other.key = self.key
+        other.stack = self.stack[:]
+        return other
+
+    # ------------------------------------------------------------ make/unmake
+    def push(self, m: Move) -> None:
+        """Play a legal move (not checked: use ``legal_moves`` or notation)."""
+        sq = self.sq
+        s = m & 63
+        d = (m >> 6) & 63
+        p = sq[s]
+        q = sq[d]
+        old = self.bb
+        bb = old[:]
+        key = self.key
+        self.stack.append((m, p, q, old, self.castling, self.halfmove, key))
+        fb = 1 << s
+        tb = 1 << d
+        lay = p >> 4
+        c = (p >> 3) & 1
+        promo = m >> 12
+        np = p ^ 16 if not promo else promo | ((p & 24) ^ 16)
+        sq[s] = 0
+        sq[d] = np
+        bb[p & 7] ^= fb
+        bb[np & 7] ^= tb
+        bb[8 | c] ^= fb | tb
+        bb[10 | lay] ^= fb
+        bb[11 - lay] ^= tb
+        key ^= ZOBRIST[p][s] ^ ZOBRIST[np][d] ^ ZOBRIST_SIDE
+        if q:
+            key ^= ZOBRIST[q][d]
+            bb[q & 7] ^= tb
+            bb[9 - c] ^= tb
+            bb[10 | lay] ^= tb
+            self.halfmove = 0
+        elif p & 7 == PAWN:
+            self.halfmove = 0
+        else:
+            self.halfmove += 1
+            if p & 7 == KING and (d - s == 2 or s - d == 2):
+                rs, rd = CASTLE_ROOK[d]
+                r = sq[rs]
+                nr = r ^ 16
+                sq[rs] = 0
+                sq[rd] = nr
+                rb = (1 << rs) | (1 << rd)
+                bb[ROOK] ^= rb
+                bb[8 | c] ^= rb
+                bb[10 | lay] ^= 1 << rs
+                bb[11 - lay] ^= 1 << rd
+                key ^= ZOBRIST[r][rs] ^ ZOBRIST[nr][rd]
+        cr = self.castling
+        if cr:
+            ncr = cr & CASTLING_KEEP[s] & CASTLING_KEEP[d]
+            if ncr != cr:
+                key ^= ZOBRIST_CASTLING[cr] ^ ZOBRIST_CASTLING[ncr]
+                self.castling = ncr
+        if not c:
+            self.fullmove += 1
+        self.turn = c ^ 1
+        self.key = key
+        self.bb = bb
+
+    def pop(self) -> Move:
+        """Take back the last move and return it."""
+        m, p, q, self.bb, self.castling, self.halfmove, self.key = self.stack.pop()
+        sq = self.sq
+        s = m & 63
+        d = (m >> 6) & 63
+        sq[s] = p
+        sq[d] = q
+        if p & 7 == KING and (d - s == 2 or s - d == 2):
+            rs, rd = CASTLE_ROOK[d]
+            sq[rs] = sq[rd] ^ 16
+            sq[rd] = 0
+        c = (p >> 3) & 1
+        self.turn = c
+        if not c:
+            self.fullmove -= 1
+        return m
+
+    def push_null(self) -> None:
+        """Pass the move (for null-move pruning); undo with ``pop_null``."""
+        self.stack.append((0, 0, 0, self.bb, self.castling, self.halfmove, self.key))
+        self.key ^= ZOBRIST_SIDE
+        self.halfmove += 1
+        self.turn ^= 1
+
+    def pop_null(self) -> None:
+        _, _, _, self.bb, self.castling, self.halfmove, self.key = self.stack.pop()
+        self.turn ^= 1
+
+    @property
+    def move_stack(self) -> List[Move]:
+        return [u[0] for u in self.stack]
+
+    # ------------------------------------------------------------- queries
+    def piece_at(self, s: Square) -> Optional[Tuple[int, bool, int]]:
+        """``(piece type, colour, board)`` of the piece on ``s``, or ``None``."""
+        p = self.sq[s]
+        if not p:
+            return None
+        return p & 7, bool(p & 8), p >> 4
+
+    def board_of(self, s: Square) -> Optional[int]:
+        """0 (A) or 1 (B) for an occupied square, else ``None``."""
+        p = self.sq[s]
+        return p >> 4 if p else None
+
+    def king(self, color: int) -> Square:
+        """The square of ``color``'s king (-1 if none)."""
+        return (self.bb[KING] & self.bb[OCC_BLACK | int(color)]).bit_length() - 1
+
+    def attackers_mask(self, color: int, s: Square, board: int) -> Bitboard:
+        """Pieces of ``color`` on ``board`` that attack ``s`` on that board."""
+        bb = self.bb
+        o = bb[OCC_A | board]
+        diag = DIAG_ATTACKS[s][DIAG_MASKS[s] & o]
+        ortho = RANK_ATTACKS[s][RANK_MASKS[s] & o] | FILE_ATTACKS[s][FILE_MASKS[s] & o]
+        return (
+            bb[OCC_BLACK | int(color)]
+            & o
+            & (
+                (KNIGHT_ATTACKS[s] & bb[2])
+                | (KING_ATTACKS[s] & bb[6])
+                | (PAWN_ATTACKS[1 - int(color)][s] & bb[1])
+                | (diag & (bb[3] | bb[5]))
+                | (ortho & (bb[4] | bb[5]))
+            )
+        )
+
+    def is_attacked(self, color: int, s: Square, board: int) -> bool:
+        return bool(self.attackers_mask(color, s, board))
+
+    def checkers_mask(self) -> Bitboard:
+        k = self.king(self.turn)
+        if k < 0:
+            return 0
+        return self.attackers_mask(self.turn ^ 1, k, self.sq[k] >> 4)
+
+    def in_check(self) -> bool:
+        return bool(self.checkers_mask())
+
+    def legal_moves(self) -> List[Move]:
+        return movegen.legal_moves(self)
+
+    def captures(self) -> List[Move]:
+        """Legal captures and promotions only."""
+        return movegen.legal_moves(self, True)
+
+    def is_legal(self, m: Move) -> bool:
+        return m in movegen.legal_moves(self)
+
+    def is_capture(self, m: Move) -> bool:
+        return bool(self.sq[(m >> 6) & 63])
+
+    def gives_check(self, m: Move) -> bool:
+        self.push(m)
+        try:
+            return self.in_check()
+        finally:
+            self.pop()
+
+    # ----------------------------------------------------------- game state
+    def repetitions(self) -> int:
+        """How often the current position (boards included) has occurred."""
+        key = self.key
+        count = 1
+        stack = self.stack
+        n = len(stack)
+        # Only positions since the last irreversible move can repeat.
+        limit = max(0, n - self.halfmove)
+        i = n - 2
+        while i >= limit:
+            if stack[i][6] == key:
+                count += 1
+            i -= 2
+        return count
+
+    def is_repetition(self, count: int = 3) -> bool:
+        return self.repetitions() >= count
+
+    def is_bare_kings(self) -> bool:
+        bb = self.bb
+        return (bb[OCC_BLACK] | bb[OCC_BLACK + 1]) == bb[KING]
+
+    def is_fifty_moves(self) -> bool:
+        return self.halfmove >= 100
+
+    def outcome(self) -> Optional[Outcome]:
+        """The result if the game is over (mate first, then draws), else ``None``."""
+        if not movegen.legal_moves(self):
+            if self.in_check():
+                return Outcome("checkmate", not self.turn)
+            return Outcome("stalemate", None)
+        if self.is_bare_kings():
+            return Outcome("bare kings", None)
+        if self.is_fifty_moves():
+            return Outcome("fifty-move rule", None)
+        if self.is_repetition(3):
+            return Outcome("threefold repetition", None)
+        return None
+
+    def __repr__(self) -> str:
+        return f"Position({self.fen()!r})"
