@@ -15,7 +15,6 @@ switches a pondering search to its normal time limits, counted from that moment.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional
 
 from engine.tables import Move
 
@@ -24,18 +23,18 @@ from engine.tables import Move
 class Limits:
     """Limits from ``go``; ``None`` means not given. Times are milliseconds."""
 
-    wtime: Optional[int] = None
-    btime: Optional[int] = None
-    winc: Optional[int] = None
-    binc: Optional[int] = None
-    movestogo: Optional[int] = None
-    movetime: Optional[int] = None
-    depth: Optional[int] = None
-    nodes: Optional[int] = None
-    mate: Optional[int] = None  # stop once a mate in this many moves is proved
+    wtime: int | None = None
+    btime: int | None = None
+    winc: int | None = None
+    binc: int | None = None
+    movestogo: int | None = None
+    movetime: int | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    mate: int | None = None  # stop once a mate in this many moves is proved
     infinite: bool = False
     ponder: bool = False
-    searchmoves: List[Move] = field(default_factory=list)
+    searchmoves: list[Move] = field(default_factory=list)
     multipv: int = 1
     move_overhead: int = 30  # ms, the Move Overhead option
 
@@ -48,14 +47,14 @@ class Iteration:
     seldepth: int
     multipv: int  # 1-based line number
     score: int  # centipawns from the side to move, unless ``mate`` is set
-    mate: Optional[int]  # moves to mate, negative when being mated
+    mate: int | None  # moves to mate, negative when being mated
     nodes: int
     time_ms: int
-    pv: List[Move]
+    pv: list[Move]
     hashfull: int  # permille
 
 
 @dataclass
 class Result:
-    best: Optional[Move]  # None only when there is no legal move
-    ponder: Optional[Move] = None
+    best: Move | None  # None only when there is no legal move
+    ponder: Move | None = None

@@ -1,0 +1,514 @@
+"""Iterative deepening PVS alpha-beta for Alice chess.
+
+    searcher = Searcher(hash_mb=16)
+    result = searcher.search(pos, limits, stop_event, on_iteration)
+
+The search works on a copy of ``pos``; it reports every finished iteration (every
+MultiPV line) through ``on_iteration`` and returns a ``Result`` whose ``best`` is a
+legal move whenever one exists (``None`` only when there is none), even when
+``stop_event`` is already set on entry. ``searcher.nodes`` is the node count of the
+current (or last) search.
+
+Scores are centipawns from the side to move; a mate in ``n`` plies scores
+``MATE - n`` (``-(MATE - n)`` when being mated).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Callable
+
+from engine.position import Position
+from engine.tables import KING, PAWN, Move
+from search.evaluate import evaluate
+from search.limits import Iteration, Limits, Result
+from search.timeman import budget
+from search.tt import (
+    BOUND_EXACT,
+    BOUND_LOWER,
+    BOUND_UPPER,
+    MATE,
+    MATE_BOUND,
+    TranspositionTable,
+    score_from_tt,
+    score_to_tt,
+)
+
+# ---------------------------------------------------------------- tunables
+INF = 32000  # larger than any score
+DRAW = 0  # score of a draw (repetition, fifty moves, stalemate, bare kings)
+MAX_PLY = 100  # hard limit on the search stack
+MAX_DEPTH = 64  # deepest iteration
+CHECK_EVERY = 128  # nodes between clock / stop-event checks
+ASPIRATION_MIN_DEPTH = 4  # first iteration that uses an aspiration window
+ASPIRATION_WINDOW = 30  # initial half-width of the aspiration window (cp)
+NULL_MIN_DEPTH = 2  # null-move pruning from this depth on
+NULL_REDUCTION = 2  # base null-move depth reduction ...
+NULL_REDUCTION_DIVISOR = 4  # ... plus one ply per this many plies of depth
+RFP_MAX_DEPTH = 3  # reverse futility pruning up to this depth
+RFP_MARGIN = 120  # ... when static eval exceeds beta by this much per ply
+LMR_MIN_DEPTH = 3  # late move reductions from this depth on ...
+LMR_MIN_MOVES = 3  # ... after this many moves searched at full depth
+CHECK_EXTENSION = 1  # plies added when the side to move is in check
+DELTA_MARGIN = 200  # quiescence: skip captures that cannot lift alpha even with this margin
+HISTORY_MAX = 1 << 20  # history scores are halved when one reaches this
+CAPTURE_BASE = 1 << 24  # ordering: captures and promotions above killers and quiet moves
+KILLER_SCORE = 1 << 22  # ordering: killer moves above other quiet moves
+ORDER_VALUE = (0, 1, 3, 3, 5, 9, 20)  # MVV-LVA piece values by ptype
+
+
+class SearchStopped(Exception):
+    """Raised inside the tree when the clock, node limit or stop event ends the search."""
+
+
+class Searcher:
+    """Holds the transposition table and heuristics across searches (see module doc)."""
+
+    def __init__(self, hash_mb: int = 16) -> None:
+        self.tt = TranspositionTable(hash_mb)
+        self.nodes = 0
+        self.seldepth = 0
+        self.history: list[list[int]] = [[0] * 4096 for _ in range(2)]
+        self.killers: list[list[Move]] = [[0, 0] for _ in range(MAX_PLY + 2)]
+        self._stop_event: threading.Event = threading.Event()
+        self._start = 0.0
+        self._soft_ms: float | None = None
+        self._hard_ms: float | None = None
+        self._node_limit: int | None = None
+        self._next_check = CHECK_EVERY
+        self._pondering = False
+        self._budget: tuple[int, int] | None = None
+        # Feature switches (for A/B matches); all on by default.
+        self.use_null = True
+        self.use_lmr = True
+        self.use_rfp = True
+        self.use_check_extension = True
+        self.use_aspiration = True
+
+    # ------------------------------------------------------------ management
+    def resize(self, mb: int) -> None:
+        """Resize the hash table to ``mb`` MB (clears it)."""
+        self.tt.resize(mb)
+
+    def clear(self) -> None:
+        """Forget everything learned (hash, history, killers): ``ucinewgame``."""
+        self.tt.clear()
+        self.history = [[0] * 4096 for _ in range(2)]
+        self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
+
+    def ponderhit(self) -> None:
+        """The opponent played the pondered move: apply the time limits from now."""
+        self._start = time.perf_counter()
+        if self._budget is not None:
+            self._soft_ms, self._hard_ms = self._budget
+        self._pondering = False
+
+    def elapsed_ms(self) -> int:
+        return int((time.perf_counter() - self._start) * 1000)
+
+    # ------------------------------------------------------------ entry point
+    def search(
+        self,
+        pos: Position,
+        limits: Limits,
+        stop_event: threading.Event,
+        on_iteration: Callable[[Iteration], None],
+    ) -> Result:
+        """Search ``pos`` within ``limits``; see the module docstring for the contract.
+
+        With ``limits.infinite`` or an unanswered ``limits.ponder`` the search does
+        not return before ``stop_event`` is set (or ``ponderhit`` for pondering), as
+        UCI requires, even when it has nothing left to search.
+        """
+        self._start = time.perf_counter()
+        self._stop_event = stop_event
+        self.nodes = 0
+        self.seldepth = 0
+        self.tt.new_search()
+        self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
+        pos = pos.copy()
+
+        self._budget = None if limits.infinite else budget(limits, bool(pos.turn))
+        self._pondering = bool(limits.ponder)
+        if self._pondering or self._budget is None:
+            self._soft_ms = self._hard_ms = None
+        else:
+            self._soft_ms, self._hard_ms = self._budget
+        self._node_limit = limits.nodes if limits.nodes else None
+        self._next_check = min(CHECK_EVERY, self._node_limit) if self._node_limit else CHECK_EVERY
+
+        legal = pos.legal_moves()
+        if limits.searchmoves:
+            wanted = [m for m in legal if m in set(limits.searchmoves)]
+            root_moves = wanted or legal
+        else:
+            root_moves = legal
+        if not root_moves:
+            self._wait_if_required(limits)
+            return Result(best=None)
+        root_moves = self._order(pos, root_moves, self._tt_move(pos, root_moves), 0)
+        best: Move = root_moves[0]
+        ponder: Move | None = None
+
+        max_depth = MAX_DEPTH
+        if limits.depth:
+            max_depth = max(1, min(MAX_DEPTH, limits.depth))
+        multipv = max(1, min(limits.multipv, len(root_moves)))
+        prev_score = 0
+        try:
+            for depth in range(1, max_depth + 1):
+                excluded: list[Move] = []
+                for pv_idx in range(multipv):
+                    candidates = [m for m in root_moves if m not in excluded]
+                    score, move = self._aspiration(pos, candidates, depth, prev_score if pv_idx == 0 else None)
+                    excluded.append(move)
+                    pv = self._pv(pos, move)
+                    if pv_idx == 0:
+                        prev_score = score
+                        best = move
+                        ponder = pv[1] if len(pv) > 1 else None
+                        # Keep the best move in front for the next iteration.
+                        root_moves.remove(move)
+                        root_moves.insert(0, move)
+                    on_iteration(self._iteration(depth, pv_idx + 1, score, pv))
+                if limits.mate and prev_score >= MATE_BOUND and (MATE - prev_score + 1) // 2 <= limits.mate:
+                    break
+                if self._soft_ms is not None and self.elapsed_ms() >= self._soft_ms:
+                    break
+                if len(root_moves) == 1 and self._soft_ms is not None and depth >= 2:
+                    break  # forced move: do not spend the clock
+                if prev_score >= MATE_BOUND and MATE - prev_score < depth and self._soft_ms is not None:
+                    break  # our mate was proved well inside the depth: do not spend the clock
+        except SearchStopped:
+            pass
+        self._wait_if_required(limits)
+        return Result(best=best, ponder=ponder)
+
+    def _wait_if_required(self, limits: Limits) -> None:
+        """UCI forbids ``bestmove`` during ``go infinite`` or pondering before stop."""
+        if not (limits.infinite or limits.ponder):
+            return
+        while not self._stop_event.is_set():
+            if limits.ponder and not self._pondering and not limits.infinite:
+                return  # ponderhit arrived: the normal search is over
+            self._stop_event.wait(0.005)
+
+    def _iteration(self, depth: int, line: int, score: int, pv: list[Move]) -> Iteration:
+        mate: int | None = None
+        if score >= MATE_BOUND:
+            mate = (MATE - score + 1) // 2
+        elif score <= -MATE_BOUND:
+            mate = -((MATE + score) // 2)
+        return Iteration(
+            depth=depth,
+            seldepth=max(self.seldepth, depth),
+            multipv=line,
+            score=score,
+            mate=mate,
+            nodes=self.nodes,
+            time_ms=self.elapsed_ms(),
+            pv=pv,
+            hashfull=self.tt.hashfull(),
+        )
+
+    def _pv(self, pos: Position, first: Move) -> list[Move]:
+        """The principal variation: ``first`` then legal hash moves, no repeats."""
+        pv = [first]
+        pos.push(first)
+        seen = {pos.key}
+        while len(pv) < MAX_DEPTH:
+            entry = self.tt.probe(pos.key)
+            if entry is None or not entry[0]:
+                break
+            m = entry[0]
+            if m not in pos.legal_moves():
+                break
+            pos.push(m)
+            pv.append(m)
+            if pos.key in seen:
+                break
+            seen.add(pos.key)
+        for _ in pv:
+            pos.pop()
+        return pv
+
+    # ------------------------------------------------------------ clock
+    def _check(self) -> None:
+        """Called every ``CHECK_EVERY`` nodes (and at the node limit)."""
+        if self._node_limit is not None and self.nodes >= self._node_limit:
+            raise SearchStopped
+        if self._stop_event.is_set():
+            raise SearchStopped
+        if self._hard_ms is not None and (time.perf_counter() - self._start) * 1000 >= self._hard_ms:
+            raise SearchStopped
+        nxt = self.nodes + CHECK_EVERY
+        if self._node_limit is not None and nxt > self._node_limit:
+            nxt = self._node_limit
+        self._next_check = nxt
+
+    # ------------------------------------------------------------ root
+    def _aspiration(self, pos: Position, moves: list[Move], depth: int, guess: int | None) -> tuple[int, Move]:
+        """Root search with an aspiration window around ``guess`` (full window if None)."""
+        if guess is None or not self.use_aspiration or depth < ASPIRATION_MIN_DEPTH or abs(guess) >= MATE_BOUND:
+            return self._root(pos, moves, depth, -INF, INF)
+        delta = ASPIRATION_WINDOW
+        alpha = max(-INF, guess - delta)
+        beta = min(INF, guess + delta)
+        while True:
+            score, move = self._root(pos, moves, depth, alpha, beta)
+            if score <= alpha:
+                alpha = max(-INF, score - delta)
+            elif score >= beta:
+                beta = min(INF, score + delta)
+            else:
+                return score, move
+            delta *= 2
+            if delta > 1000:
+                alpha, beta = -INF, INF
+
+    def _root(self, pos: Position, moves: list[Move], depth: int, alpha: int, beta: int) -> tuple[int, Move]:
+        """Search the root moves (first one with a full window, then PVS).
+
+        Returns ``(score, best move)``; a fail low returns the first move and the
+        upper bound, a fail high the refuting move and the lower bound. If the search
+        is stopped after the first move was searched and improved, the partial best is
+        kept by the caller only through the TT (the exception propagates).
+        """
+        best_score = -INF
+        best_move = moves[0]
+        orig_alpha = alpha
+        for i, m in enumerate(moves):
+            pos.push(m)
+            if i == 0:
+                score = -self._negamax(pos, depth - 1, -beta, -alpha, 1, True, True)
+            else:
+                score = -self._negamax(pos, depth - 1, -alpha - 1, -alpha, 1, False, True)
+                if alpha < score < beta:
+                    score = -self._negamax(pos, depth - 1, -beta, -alpha, 1, True, True)
+            pos.pop()
+            if score > best_score:
+                best_score = score
+                best_move = m
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        break
+        bound = BOUND_LOWER if best_score >= beta else (BOUND_EXACT if best_score > orig_alpha else BOUND_UPPER)
+        self.tt.store(pos.key, best_move, score_to_tt(best_score, 0), depth, bound)
+        return best_score, best_move
+
+    # ------------------------------------------------------------ tree
+    def _tt_move(self, pos: Position, moves: list[Move]) -> Move:
+        entry = self.tt.probe(pos.key)
+        if entry is not None and entry[0] and entry[0] in moves:
+            return entry[0]
+        return 0
+
+    def _is_draw(self, pos: Position, ply: int) -> bool:
+        """Fifty moves or a repetition: twofold inside the tree, threefold with the game history."""
+        if pos.halfmove >= 100:
+            return True
+        if pos.halfmove < 4:
+            return False
+        stack = pos.stack
+        n = len(stack)
+        key = pos.key
+        limit = n - pos.halfmove
+        limit = max(limit, 0)
+        seen = 0
+        i = n - 1
+        while i >= limit:
+            u = stack[i]
+            if not u[0]:
+                return False  # no repetition across a null move
+            if (n - i) % 2 == 0 and u[6] == key:
+                if n - i <= ply:
+                    return True
+                seen += 1
+                if seen >= 2:
+                    return True
+            i -= 1
+        return False
+
+    def _order(self, pos: Position, moves: list[Move], tt_move: Move, ply: int) -> list[Move]:
+        """Hash move, captures/promotions by MVV-LVA, killers, then quiet moves by history."""
+        sq = pos.sq
+        hist = self.history[pos.turn]
+        k = self.killers[ply]
+        k0, k1 = k[0], k[1]
+        scored = []
+        for m in moves:
+            if m == tt_move:
+                scored.append((1 << 30, m))
+                continue
+            victim = sq[(m >> 6) & 63]
+            if victim or m >> 12:
+                s = CAPTURE_BASE + ORDER_VALUE[victim & 7] * 16 - ORDER_VALUE[sq[m & 63] & 7] + (m >> 12) * 64
+            elif m == k0:
+                s = KILLER_SCORE + 1
+            elif m == k1:
+                s = KILLER_SCORE
+            else:
+                s = hist[m & 4095]
+            scored.append((s, m))
+        scored.sort(reverse=True)
+        return [m for _, m in scored]
+
+    def _negamax(self, pos: Position, depth: int, alpha: int, beta: int, ply: int, is_pv: bool, can_null: bool) -> int:
+        """Score of ``pos`` (side to move) searched ``depth`` plies, fail-soft in (alpha, beta).
+
+        Mate scores are relative to the root (``ply`` is the distance from it).
+        """
+        self.nodes += 1
+        if self.nodes >= self._next_check:
+            self._check()
+        self.seldepth = max(self.seldepth, ply)
+        if self._is_draw(pos, ply):
+            return DRAW
+        # Mate distance pruning.
+        alpha = max(alpha, -MATE + ply)
+        beta = min(beta, MATE - ply - 1)
+        if alpha >= beta:
+            return alpha
+        in_check = pos.in_check()
+        if in_check and self.use_check_extension:
+            depth += CHECK_EXTENSION
+        if depth <= 0 or ply >= MAX_PLY:
+            return self._qsearch(pos, alpha, beta, ply)
+
+        key = pos.key
+        entry = self.tt.probe(key)
+        tt_move = 0
+        if entry is not None:
+            tt_move, tt_score, tt_depth, tt_bound = entry
+            if not is_pv and tt_depth >= depth:
+                tt_score = score_from_tt(tt_score, ply)
+                if tt_bound == BOUND_EXACT:
+                    return tt_score
+                if tt_bound == BOUND_LOWER and tt_score >= beta:
+                    return tt_score
+                if tt_bound == BOUND_UPPER and tt_score <= alpha:
+                    return tt_score
+
+        if not in_check and not is_pv:
+            static = evaluate(pos)
+            if self.use_rfp and depth <= RFP_MAX_DEPTH and static - RFP_MARGIN * depth >= beta and beta > -MATE_BOUND:
+                return static
+            if (
+                self.use_null
+                and can_null
+                and depth >= NULL_MIN_DEPTH
+                and static >= beta
+                and beta < MATE_BOUND
+                and self._has_pieces(pos)
+            ):
+                r = NULL_REDUCTION + depth // NULL_REDUCTION_DIVISOR
+                pos.push_null()
+                score = -self._negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, False, False)
+                pos.pop_null()
+                if score >= beta:
+                    return beta if score >= MATE_BOUND else score
+
+        moves = pos.legal_moves()
+        if not moves:
+            return -MATE + ply if in_check else DRAW
+        if tt_move and tt_move not in moves:
+            tt_move = 0  # a key collision or a corrupted entry: never trust it
+        moves = self._order(pos, moves, tt_move, ply)
+
+        orig_alpha = alpha
+        best_score = -INF
+        best_move = 0
+        sq = pos.sq
+        for i, m in enumerate(moves):
+            quiet = not sq[(m >> 6) & 63] and not m >> 12
+            pos.push(m)
+            if i == 0:
+                score = -self._negamax(pos, depth - 1, -beta, -alpha, ply + 1, is_pv, True)
+            else:
+                reduction = 0
+                if self.use_lmr and depth >= LMR_MIN_DEPTH and i >= LMR_MIN_MOVES and quiet and not in_check:
+                    reduction = 1 + (i >= 8) + (depth >= 6)
+                    if is_pv:
+                        reduction -= 1
+                    reduction = min(reduction, depth - 2)
+                    if reduction > 0 and pos.in_check():
+                        reduction = 0
+                score = -self._negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, False, True)
+                if score > alpha and reduction:
+                    score = -self._negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1, False, True)
+                if is_pv and alpha < score < beta:
+                    score = -self._negamax(pos, depth - 1, -beta, -alpha, ply + 1, True, True)
+            pos.pop()
+            if score > best_score:
+                best_score = score
+                best_move = m
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        if quiet:
+                            k = self.killers[ply]
+                            if k[0] != m:
+                                k[1] = k[0]
+                                k[0] = m
+                            h = self.history[pos.turn]
+                            h[m & 4095] += depth * depth
+                            if h[m & 4095] > HISTORY_MAX:
+                                for j in range(4096):
+                                    h[j] >>= 1
+                        break
+
+        bound = BOUND_LOWER if best_score >= beta else (BOUND_EXACT if best_score > orig_alpha else BOUND_UPPER)
+        self.tt.store(key, best_move, score_to_tt(best_score, ply), depth, bound)
+        return best_score
+
+    @staticmethod
+    def _has_pieces(pos: Position) -> bool:
+        """Side to move has something besides king and pawns (null-move safety)."""
+        bb = pos.bb
+        return bool(bb[8 | pos.turn] & ~(bb[PAWN] | bb[KING]))
+
+    def _qsearch(self, pos: Position, alpha: int, beta: int, ply: int) -> int:
+        """Captures and promotions only (all evasions when in check), fail-soft."""
+        self.nodes += 1
+        if self.nodes >= self._next_check:
+            self._check()
+        self.seldepth = max(self.seldepth, ply)
+        in_check = pos.in_check()
+        if in_check:
+            moves = pos.legal_moves()
+            if not moves:
+                return -MATE + ply
+            best = -INF
+            stand = -INF
+        else:
+            if pos.halfmove >= 100:
+                return DRAW
+            stand = evaluate(pos)
+            if stand >= beta or ply >= MAX_PLY:
+                return stand
+            alpha = max(alpha, stand)
+            best = stand
+            moves = pos.captures()
+            if not moves:
+                return stand
+        if ply >= MAX_PLY:
+            return evaluate(pos)
+        sq = pos.sq
+        scored = []
+        for m in moves:
+            victim = sq[(m >> 6) & 63]
+            scored.append((ORDER_VALUE[victim & 7] * 16 - ORDER_VALUE[sq[m & 63] & 7] + (m >> 12) * 64, m))
+        scored.sort(reverse=True)
+        for _, m in scored:
+            pos.push(m)
+            score = -self._qsearch(pos, -beta, -alpha, ply + 1)
+            pos.pop()
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        break
+        return best

@@ -1,0 +1,61 @@
+"""Time budget for one move from the ``go`` clock limits.
+
+``budget(limits, white_to_move)`` returns ``(soft_ms, hard_ms)`` or ``None`` when the
+search has no clock (depth/nodes/infinite/mate without times). The searcher starts
+no new iteration after ``soft_ms`` and aborts the running one at ``hard_ms``; both
+are counted from the start of the search (or from ``ponderhit``).
+
+Neither ever exceeds the time left on the clock minus ``move_overhead`` (and a
+small floor is kept so a flag is never lost even at 1 s + 0.01 s per move):
+
+>>> from search.limits import Limits
+>>> budget(Limits(movetime=300), True)
+(270, 270)
+>>> soft, hard = budget(Limits(wtime=1000, winc=10), True)
+>>> 0 < soft <= hard < 1000
+True
+"""
+
+from __future__ import annotations
+
+from search.limits import Limits
+
+# ---------------------------------------------------------------- tunables
+DEFAULT_MOVES_TO_GO = 30  # moves left assumed in sudden death (plus increments)
+MAX_MOVES_TO_GO = 50  # a larger movestogo is treated as this many
+SOFT_FRACTION = 0.6  # the soft limit is this share of the per-move allotment
+HARD_FACTOR = 3.0  # the hard limit may reach this many allotments ...
+HARD_SHARE_OF_CLOCK = 0.25  # ... but never more than this share of the remaining time
+INCREMENT_SHARE = 0.8  # share of the increment spent on this move
+MIN_THINK_MS = 5  # never plan less than this (the first legal move is always available)
+SAFETY_MS = 10  # kept back on top of move_overhead for scheduling jitter
+
+
+def budget(limits: Limits, white_to_move: bool) -> tuple[int, int] | None:
+    """``(soft_ms, hard_ms)`` for this move, or ``None`` if no time limit applies."""
+    overhead = max(0, limits.move_overhead)
+    if limits.movetime is not None:
+        t = max(MIN_THINK_MS, limits.movetime - overhead)
+        return t, t
+    remaining = limits.wtime if white_to_move else limits.btime
+    if remaining is None:
+        return None
+    inc = (limits.winc if white_to_move else limits.binc) or 0
+    mtg = limits.movestogo if limits.movestogo else DEFAULT_MOVES_TO_GO
+    mtg = max(1, min(mtg, MAX_MOVES_TO_GO))
+    # What we may spend at most on this move without risking the clock.
+    usable = remaining - overhead - SAFETY_MS
+    if usable <= MIN_THINK_MS:
+        t = max(1, min(MIN_THINK_MS, remaining - overhead))
+        return t, t
+    if mtg == 1:
+        allot = usable * 0.9
+        hard = usable * 0.95
+    else:
+        allot = usable / mtg + inc * INCREMENT_SHARE
+        hard = min(allot * HARD_FACTOR, usable * HARD_SHARE_OF_CLOCK + inc * INCREMENT_SHARE)
+    hard = min(hard, usable)
+    soft = min(allot * SOFT_FRACTION, hard)
+    soft_ms = max(MIN_THINK_MS, int(soft))
+    hard_ms = max(soft_ms, int(hard))
+    return soft_ms, hard_ms

@@ -1,0 +1,133 @@
+"""Transposition table: a fixed number of slots in two preallocated ``array('Q')``.
+
+Each slot is 16 bytes: the full 64-bit key in ``keys`` and one packed 64-bit word
+in ``data``::
+
+    data = move | (score + SCORE_OFFSET) << 16 | depth << 32 | bound << 40 | generation << 42
+
+so the memory is exactly ``16 * slots`` bytes, allocated once (``resize``), never
+grown. Replacement is depth-preferred with aging: a slot is overwritten by a
+different position only when its entry is from an older search, or the new entry
+is at least about as deep (``REPLACE_DEPTH_MARGIN``), or the new entry is exact.
+
+Mate scores are stored relative to the node (``score_to_tt``) and turned back into
+root-relative scores on probing (``score_from_tt``). A stored move is a hint only:
+the caller must check it against the legal moves before playing it (keys can
+collide; ``Searcher`` does).
+
+>>> tt = TranspositionTable(1)
+>>> tt.store(12345, 0x1234, -50, 3, BOUND_EXACT)
+>>> tt.probe(12345)
+(4660, -50, 3, 3)
+>>> tt.probe(54321) is None
+True
+"""
+
+from __future__ import annotations
+
+from array import array
+
+# ---------------------------------------------------------------- tunables
+BYTES_PER_ENTRY = 16  # 8-byte key + 8-byte packed data, two typed arrays
+REPLACE_DEPTH_MARGIN = 2  # an older-or-equal-generation entry yields to one at least this much shallower
+GENERATION_MASK = 63  # generations wrap modulo 64 (6 bits in the packed word)
+
+BOUND_UPPER = 1  # score <= stored (fail low)
+BOUND_LOWER = 2  # score >= stored (fail high)
+BOUND_EXACT = 3
+
+SCORE_OFFSET = 32768
+MATE = 30000  # mate at the root; mate in n plies scores MATE - n
+MATE_BOUND = MATE - 1000  # scores beyond this are mates
+
+TTEntry = tuple[int, int, int, int]  # move, score, depth, bound
+
+
+def score_to_tt(score: int, ply: int) -> int:
+    """A root-relative mate score made node-relative for storing."""
+    if score >= MATE_BOUND:
+        return score + ply
+    if score <= -MATE_BOUND:
+        return score - ply
+    return score
+
+
+def score_from_tt(score: int, ply: int) -> int:
+    """A stored node-relative mate score made root-relative."""
+    if score >= MATE_BOUND:
+        return score - ply
+    if score <= -MATE_BOUND:
+        return score + ply
+    return score
+
+
+class TranspositionTable:
+    """Bounded hash table keyed by ``Position.key`` (see the module docstring)."""
+
+    def __init__(self, mb: int = 16) -> None:
+        self.slots = 0
+        self.keys: array = array("Q")
+        self.data: array = array("Q")
+        self.generation = 0
+        self.resize(mb)
+
+    def resize(self, mb: int) -> None:
+        """Reallocate to ``mb`` megabytes (at least one slot); clears the table."""
+        slots = max(1, (max(1, int(mb)) * 1024 * 1024) // BYTES_PER_ENTRY)
+        self.slots = slots
+        self.keys = array("Q", bytes(8 * slots))
+        self.data = array("Q", bytes(8 * slots))
+        self.generation = 0
+
+    def clear(self) -> None:
+        """Forget every entry (same size)."""
+        self.keys = array("Q", bytes(8 * self.slots))
+        self.data = array("Q", bytes(8 * self.slots))
+        self.generation = 0
+
+    def new_search(self) -> None:
+        """Age the table: entries of earlier searches become preferred victims."""
+        self.generation = (self.generation + 1) & GENERATION_MASK
+
+    @property
+    def bytes_used(self) -> int:
+        return BYTES_PER_ENTRY * self.slots
+
+    def probe(self, key: int) -> TTEntry | None:
+        """``(move, score, depth, bound)`` stored for ``key``, or ``None``.
+
+        The score is as stored (node-relative for mates: see ``score_from_tt``).
+        """
+        i = key % self.slots
+        if self.keys[i] != key:
+            return None
+        d = self.data[i]
+        if not d:
+            return None
+        return d & 0xFFFF, ((d >> 16) & 0xFFFF) - SCORE_OFFSET, (d >> 32) & 0xFF, (d >> 40) & 3
+
+    def store(self, key: int, move: int, score: int, depth: int, bound: int) -> None:
+        """Record a search result (``score`` node-relative, ``depth`` >= 0)."""
+        i = key % self.slots
+        data = self.data
+        old = data[i]
+        gen = self.generation
+        if self.keys[i] == key:
+            if not move:
+                move = old & 0xFFFF  # keep the old best move for this position
+        elif old and (old >> 42) == gen and bound != BOUND_EXACT and depth + REPLACE_DEPTH_MARGIN < (old >> 32) & 0xFF:
+            return
+        if depth < 0:
+            depth = 0
+        elif depth > 255:
+            depth = 255
+        self.keys[i] = key
+        data[i] = move | (score + SCORE_OFFSET) << 16 | depth << 32 | bound << 40 | gen << 42
+
+    def hashfull(self) -> int:
+        """Permille of the first 1000 slots used by the current generation."""
+        n = min(1000, self.slots)
+        gen = self.generation
+        data = self.data
+        used = sum(1 for i in range(n) if data[i] and (data[i] >> 42) == gen)
+        return used * 1000 // n
