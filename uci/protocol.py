@@ -1,0 +1,538 @@
+"""The UCI protocol front end: parse a command line, call engine/search, print the answer.
+
+One handler per command (``UciEngine.HANDLERS``). Input is read on the main thread; a
+``go`` runs the search on a worker thread so that ``isready``,
+``stop``, ``ponderhit`` and ``quit`` are answered at once. Every line written to
+stdout goes through ``Output`` (one lock, flushed per line).
+
+Choices where the protocol is silent:
+
+* Any error (unknown command, bad FEN or move, bad option value, bad ``go`` argument,
+  a command that cannot run during a search) prints exactly one
+  ``info string error: ...`` line and changes nothing. An unexpected exception in a
+  handler prints ``info string error: internal: ...`` (traceback on stderr only).
+* ``go`` while a search (or perft) is running is refused with an error line; the
+  running search carries on. Send ``stop`` first.
+* ``ucinewgame``, ``bench``, ``setoption name Hash`` and ``setoption name Clear Hash``
+  are refused while searching (they touch the search's hash table); other options may
+  be set at any time and apply from the next ``go``. ``position`` may be sent at any
+  time (the search works on its own copy).
+* Negative ``wtime``/``btime``/``winc``/``binc``/``movetime`` (GUIs in time trouble)
+  are read as 0: the engine moves at once. ``depth``, ``nodes``, ``mate`` and
+  ``movestogo`` must be positive integers.
+* ``stop`` gives the search ``STOP_GRACE`` seconds to return; if it has not, the
+  best move of the last reported iteration (else the first legal move) is played and
+  the late result is discarded. ``quit`` does the same, then exits.
+* ``go perft N``, ``bench`` and ``eval`` run on the main thread, as in Stockfish, so a
+  scripted ``go perft`` always completes; input is read again when they are done.
+* ``stop``/``ponderhit`` with nothing to stop are ignored, as in Stockfish.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import traceback
+from collections.abc import Sequence
+from typing import Callable, ClassVar, Optional, TextIO
+
+from engine import STARTING_FEN, FenError, Move, MoveError, Position, move_to_uci, parse_uci, perft
+from search.limits import Iteration, Limits, Result
+from search.search import Searcher
+from uci.display import diagram, eval_table, info_line
+from uci.options import ButtonOption, CheckOption, ComboOption, OptionError, Options, SpinOption, Value
+
+ENGINE_NAME = "Alice Engine"
+ENGINE_AUTHOR = "the alice-engine authors"
+
+VARIANT = "alice"
+DEFAULT_HASH_MB = 16
+MAX_HASH_MB = 1024
+MAX_MULTIPV = 256
+DEFAULT_MOVE_OVERHEAD = 30
+MAX_MOVE_OVERHEAD = 5000
+MAX_DEPTH = 128  # a larger ``go depth`` is searched as this
+
+STOP_GRACE = 0.05  # seconds the search gets to return after stop/quit before we answer for it
+IDLE_WAIT = 2.0  # seconds to wait for a stopped search thread to end before refusing a command
+
+GO_INT_FIELDS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate")
+GO_CLAMPED_FIELDS = ("wtime", "btime", "winc", "binc", "movetime")  # negative read as 0
+GO_FLAGS = ("infinite", "ponder")
+GO_KEYWORDS = GO_INT_FIELDS + GO_FLAGS + ("searchmoves",)
+
+
+def engine_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("alice-engine")
+    except Exception:  # noqa: BLE001 - not installed: any failure means "no version"
+        return "dev"
+
+
+class CommandError(ValueError):
+    """A command that cannot be carried out; shown as ``info string error: <message>``."""
+
+
+class Output:
+    """Line-oriented, thread-safe, flushed writes to stdout. A closed pipe makes it silent."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.lock = threading.Lock()
+        self.closed = False
+
+    def send(self, line: str) -> None:
+        self.send_lines([line])
+
+    def send_lines(self, lines: Sequence[str]) -> None:
+        with self.lock:
+            if self.closed:
+                return
+            try:
+                self.stream.write("".join(line + "\n" for line in lines))
+                self.stream.flush()
+            except (BrokenPipeError, ValueError, OSError):
+                self._silence()
+
+    def close(self) -> None:
+        with self.lock:
+            if not self.closed:
+                try:
+                    self.stream.flush()
+                except (BrokenPipeError, ValueError, OSError):
+                    self._silence()
+                self.closed = True
+
+    def _silence(self) -> None:
+        """The reader has gone: write nothing more, and keep Python's exit-time flush quiet."""
+        self.closed = True
+        try:
+            import os
+
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self.stream.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError):
+            pass
+
+
+def one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+class Job:
+    """One ``go`` searching on the worker thread."""
+
+    def __init__(self, root: Position) -> None:
+        self.root = root  # never mutated: every user copies it
+        self.stop = threading.Event()
+        self.release = threading.Event()  # set when bestmove may be printed (infinite/ponder wait)
+        self.lock = threading.Lock()
+        self.answered = False  # bestmove has been printed
+        self.infinite = False
+        self.ponder = False
+        self.candidates: list[Move] = []  # searchmoves, else all legal moves
+        self.last_pv: list[Move] = []
+        self.thread: threading.Thread | None = None
+
+    def running(self) -> bool:
+        return self.thread is not None and self.thread.is_alive()
+
+
+Handler = Callable[["UciEngine", list[str]], Optional[bool]]
+
+
+class UciEngine:
+    """The UCI state machine. ``execute(line)`` returns False when the engine should exit."""
+
+    def __init__(self, out: Output, searcher: Searcher | None = None) -> None:
+        self.out = out
+        self.searcher = searcher if searcher is not None else Searcher(hash_mb=DEFAULT_HASH_MB)
+        self.pos = Position()
+        self.job: Job | None = None
+        self.debug = False
+        self.options = Options(
+            [
+                ComboOption("UCI_Variant", VARIANT, [VARIANT]),
+                SpinOption("Hash", DEFAULT_HASH_MB, 1, MAX_HASH_MB, on_change=self._on_hash),
+                ButtonOption("Clear Hash", on_change=self._on_clear_hash),
+                SpinOption("MultiPV", 1, 1, MAX_MULTIPV),
+                SpinOption("Move Overhead", DEFAULT_MOVE_OVERHEAD, 0, MAX_MOVE_OVERHEAD),
+                CheckOption("Ponder", False),
+            ]
+        )
+
+    # ------------------------------------------------------------ dispatch
+    def execute(self, line: str) -> bool:
+        """Run one input line; never raises (except KeyboardInterrupt). False means quit."""
+        tokens = line.split()
+        if not tokens:
+            return True
+        command, args = tokens[0].lower(), tokens[1:]
+        handler = self.HANDLERS.get(command)
+        try:
+            if handler is None:
+                raise CommandError(f"unknown command {one_line(line)[:80]!r}")
+            return handler(self, args) is not False
+        except (CommandError, OptionError) as exc:
+            self.error(str(exc))
+        except Exception as exc:  # noqa: BLE001 - a bug: report it on one line, keep serving
+            traceback.print_exc(file=sys.stderr)
+            self.error(f"internal: {command}: {type(exc).__name__}: {exc}")
+        return True
+
+    def error(self, message: str) -> None:
+        self.out.send("info string error: " + one_line(message))
+
+    def shutdown(self) -> None:
+        """Stop any search (printing its bestmove, as on ``stop``) and silence the output."""
+        try:
+            self.cmd_stop([])
+        finally:
+            self.out.close()
+
+    # ------------------------------------------------------------ simple commands
+    def cmd_uci(self, args: list[str]) -> None:
+        lines = [f"id name {ENGINE_NAME} {engine_version()}", f"id author {ENGINE_AUTHOR}"]
+        lines += [option.uci_line() for option in self.options]
+        lines.append("uciok")
+        self.out.send_lines(lines)
+
+    def cmd_isready(self, args: list[str]) -> None:
+        self.out.send("readyok")
+
+    def cmd_debug(self, args: list[str]) -> None:
+        if len(args) != 1 or args[0].lower() not in ("on", "off"):
+            raise CommandError("debug: expected 'debug on' or 'debug off'")
+        self.debug = args[0].lower() == "on"
+
+    def cmd_quit(self, args: list[str]) -> bool:
+        return False
+
+    def cmd_ucinewgame(self, args: list[str]) -> None:
+        self._require_idle("ucinewgame")
+        self.searcher.clear()
+
+    # ------------------------------------------------------------ setoption
+    def cmd_setoption(self, args: list[str]) -> None:
+        if not args or args[0].lower() != "name":
+            raise CommandError("setoption: expected 'setoption name <name> [value <value>]'")
+        lowered = [a.lower() for a in args]
+        cut = lowered.index("value") if "value" in lowered else len(args)
+        name = " ".join(args[1:cut])
+        if not name:
+            raise CommandError("setoption: missing option name")
+        value = " ".join(args[cut + 1 :]) if cut < len(args) else None
+        self.options.set(name, value)
+
+    def _on_hash(self, value: Value) -> None:
+        self._require_idle("setoption name Hash")
+        assert isinstance(value, int)
+        self.searcher.resize(value)
+
+    def _on_clear_hash(self, value: Value) -> None:
+        self._require_idle("setoption name Clear Hash")
+        self.searcher.clear()
+
+    # ------------------------------------------------------------ position
+    def cmd_position(self, args: list[str]) -> None:
+        if not args:
+            raise CommandError("position: expected 'position startpos|fen <FEN> [moves ...]'")
+        kind = args[0].lower()
+        if kind == "startpos":
+            fen, rest = STARTING_FEN, args[1:]
+        elif kind == "fen":
+            lowered = [a.lower() for a in args]
+            cut = lowered.index("moves") if "moves" in lowered else len(args)
+            fen, rest = " ".join(args[1:cut]), args[cut:]
+            if not fen:
+                raise CommandError("position fen: missing FEN")
+        else:
+            raise CommandError(f"position: expected 'startpos' or 'fen', got {args[0]!r}")
+        if rest and rest[0].lower() != "moves":
+            raise CommandError(f"position: expected 'moves', got {rest[0]!r}")
+        try:
+            pos = Position(fen)
+        except FenError as exc:
+            raise CommandError(f"position: bad FEN {fen!r}: {exc}") from None
+        for number, text in enumerate(rest[1:], 1):
+            try:
+                move = parse_uci(pos, text)
+            except MoveError as exc:
+                raise CommandError(f"position: move {number} ({text}): {exc}") from None
+            pos.push(move)
+        self.pos = pos
+
+    # ------------------------------------------------------------ go
+    def cmd_go(self, args: list[str]) -> None:
+        if args and args[0].lower() == "perft":
+            self._go_perft(args[1:])
+            return
+        limits = self._parse_go(args)
+        self._require_idle("go")
+        root = self.pos.copy()
+        job = Job(root)
+        legal = root.legal_moves()
+        job.candidates = list(limits.searchmoves) if limits.searchmoves else legal
+        job.infinite = limits.infinite
+        job.ponder = limits.ponder
+        if not (job.infinite or job.ponder):
+            job.release.set()
+        self._start(job, lambda: self._search_worker(job, limits, bool(legal)))
+
+    def _parse_go(self, args: list[str]) -> Limits:
+        limits = Limits(
+            multipv=int(self.options["MultiPV"] or 1), move_overhead=int(self.options["Move Overhead"] or 0)
+        )
+        seen = set()
+        i = 0
+        while i < len(args):
+            word = args[i].lower()
+            if word in seen:
+                raise CommandError(f"go: {word} given twice")
+            seen.add(word)
+            if word in GO_INT_FIELDS:
+                if i + 1 >= len(args):
+                    raise CommandError(f"go: {word} needs a value")
+                try:
+                    value = int(args[i + 1])
+                except ValueError:
+                    raise CommandError(f"go: {word} expects an integer, got {args[i + 1]!r}") from None
+                if word in GO_CLAMPED_FIELDS:
+                    value = max(0, value)
+                elif value < 1:
+                    raise CommandError(f"go: {word} must be at least 1, got {value}")
+                if word == "depth":
+                    value = min(value, MAX_DEPTH)
+                setattr(limits, word, value)
+                i += 2
+            elif word in GO_FLAGS:
+                setattr(limits, word, True)
+                i += 1
+            elif word == "searchmoves":
+                i += 1
+                moves: list[Move] = []
+                while i < len(args) and args[i].lower() not in GO_KEYWORDS:
+                    try:
+                        move = parse_uci(self.pos, args[i])
+                    except MoveError as exc:
+                        raise CommandError(f"go searchmoves: {exc}") from None
+                    if move not in moves:
+                        moves.append(move)
+                    i += 1
+                if not moves:
+                    raise CommandError("go: searchmoves needs at least one move")
+                limits.searchmoves = moves
+            else:
+                raise CommandError(f"go: unknown argument {args[i]!r}")
+        return limits
+
+    def _start(self, job: Job, target: Callable[[], None]) -> None:
+        thread = threading.Thread(target=self._guarded(target), name="uci-search", daemon=True)
+        job.thread = thread
+        self.job = job
+        thread.start()
+
+    def _guarded(self, target: Callable[[], None]) -> Callable[[], None]:
+        def run() -> None:
+            try:
+                target()
+            except Exception as exc:  # noqa: BLE001 - never let a worker die silently
+                traceback.print_exc(file=sys.stderr)
+                self.error(f"internal: worker: {type(exc).__name__}: {exc}")
+
+        return run
+
+    def _search_worker(self, job: Job, limits: Limits, has_moves: bool) -> None:
+        result: Result | None = None
+        try:
+            if has_moves:
+                result = self.searcher.search(job.root.copy(), limits, job.stop, lambda it: self._on_iteration(job, it))
+            else:
+                self.out.send("info depth 0 score " + ("mate 0" if job.root.in_check() else "cp 0"))
+        except Exception as exc:  # noqa: BLE001 - a failed search still owes a bestmove
+            traceback.print_exc(file=sys.stderr)
+            with job.lock:
+                if not job.answered:
+                    self.error(f"internal: search: {type(exc).__name__}: {exc}")
+        job.release.wait()
+        self._answer(job, result)
+
+    def _on_iteration(self, job: Job, it: Iteration) -> None:
+        with job.lock:
+            if job.answered:
+                return
+            if it.multipv <= 1:
+                job.last_pv = list(it.pv)
+            line = info_line(job.root, it)
+            self.out.send(line)
+
+    def _answer(self, job: Job, result: Result | None) -> None:
+        """Print the bestmove of ``job`` once (the search's own, or the fallback)."""
+        with job.lock:
+            if job.answered:
+                return
+            best, ponder = self._choose(job, result)
+            job.answered = True
+            if best is None:
+                self.out.send("bestmove (none)")
+                return
+            text = f"bestmove {move_to_uci(job.root, best)}"
+            if ponder is not None:
+                after = job.root.copy()
+                after.push(best)
+                text += f" ponder {move_to_uci(after, ponder)}"
+            self.out.send(text)
+
+    @staticmethod
+    def _choose(job: Job, result: Result | None) -> tuple[Move | None, Move | None]:
+        """A legal best move (searcher's, else last PV's, else the first candidate) and ponder move."""
+        if not job.candidates:
+            return None, None
+        best: Move | None = None
+        ponder: Move | None = None
+        if result is not None and result.best in job.candidates:
+            best, ponder = result.best, result.ponder
+        elif job.last_pv and job.last_pv[0] in job.candidates:
+            best = job.last_pv[0]
+            ponder = job.last_pv[1] if len(job.last_pv) > 1 else None
+        else:
+            best = job.candidates[0]
+        if ponder is not None and best is not None:
+            after = job.root.copy()
+            after.push(best)
+            if ponder not in after.legal_moves():
+                ponder = None
+        return best, ponder
+
+    # ------------------------------------------------------------ go perft
+    def _go_perft(self, args: list[str]) -> None:
+        """Stockfish's divide format, computed on the main thread (like Stockfish, so that a
+        scripted ``go perft`` always completes); input is read again when it is done."""
+        if len(args) != 1:
+            raise CommandError("go perft: expected one depth, e.g. 'go perft 3'")
+        try:
+            depth = int(args[0])
+        except ValueError:
+            raise CommandError(f"go perft: depth must be an integer, got {args[0]!r}") from None
+        if depth < 1:
+            raise CommandError(f"go perft: depth must be at least 1, got {depth}")
+        self._require_idle("go perft")
+        pos = self.pos.copy()
+        total = 0
+        for m in pos.legal_moves():
+            text = move_to_uci(pos, m)
+            pos.push(m)
+            count = perft(pos, depth - 1)
+            pos.pop()
+            total += count
+            self.out.send(f"{text}: {count}")
+        self.out.send_lines(["", f"Nodes searched: {total}", ""])
+
+    # ------------------------------------------------------------ stop / ponderhit
+    def cmd_stop(self, args: list[str]) -> None:
+        job = self.job
+        if job is None:
+            return
+        job.stop.set()
+        job.release.set()
+        if not job.answered and job.thread is not None:
+            job.thread.join(STOP_GRACE)
+        # No-op if the search has answered; taking the job lock also waits for a bestmove
+        # the worker is printing right now, so nothing is lost when quit closes the output.
+        self._answer(job, None)
+
+    def cmd_ponderhit(self, args: list[str]) -> None:
+        job = self.job
+        if job is None or job.answered or not job.ponder:
+            return
+        job.ponder = False
+        self.searcher.ponderhit()
+        if not job.infinite:
+            job.release.set()
+
+    def _require_idle(self, what: str) -> None:
+        """Raise unless no search/perft is running (waiting briefly for a stopped one to end)."""
+        job = self.job
+        if job is None or not job.running():
+            return
+        if not job.answered:
+            raise CommandError(f"{what}: a search is running; send stop first")
+        assert job.thread is not None
+        job.thread.join(IDLE_WAIT)
+        if job.thread.is_alive():
+            raise CommandError(f"{what}: the previous search has not finished stopping yet")
+
+    # ------------------------------------------------------------ extras
+    def cmd_d(self, args: list[str]) -> None:
+        self.out.send_lines(diagram(self.pos))
+
+    def cmd_eval(self, args: list[str]) -> None:
+        from search.evaluate import evaluate, terms
+
+        self.out.send_lines(eval_table(terms(self.pos), evaluate(self.pos), bool(self.pos.turn)))
+
+    def cmd_bench(self, args: list[str]) -> None:
+        from search.bench import run_bench
+
+        if len(args) > 1:
+            raise CommandError("bench: expected 'bench [depth]'")
+        depth: int | None = None
+        if args:
+            try:
+                depth = int(args[0])
+            except ValueError:
+                raise CommandError(f"bench: depth must be an integer, got {args[0]!r}") from None
+            if depth < 1:
+                raise CommandError(f"bench: depth must be at least 1, got {depth}")
+        self._require_idle("bench")
+        nodes, ms = run_bench(depth=depth)  # fresh default-size tables: the count is deterministic
+        nps = nodes * 1000 // max(1, ms)
+        self.out.send_lines([f"Total time (ms): {ms}", f"Nodes searched: {nodes}", f"Nodes/second: {nps}"])
+
+    HANDLERS: ClassVar[dict[str, Handler]] = {
+        "uci": cmd_uci,
+        "isready": cmd_isready,
+        "debug": cmd_debug,
+        "setoption": cmd_setoption,
+        "ucinewgame": cmd_ucinewgame,
+        "position": cmd_position,
+        "go": cmd_go,
+        "stop": cmd_stop,
+        "ponderhit": cmd_ponderhit,
+        "quit": cmd_quit,
+        "d": cmd_d,
+        "eval": cmd_eval,
+        "bench": cmd_bench,
+    }
+
+
+def serve(engine: UciEngine, stdin: TextIO | None = None) -> int:
+    """Read commands until ``quit`` or end of input; the exit status (0, or 130 on Ctrl-C).
+
+    Input is read as bytes and decoded leniently, so stray non-UTF-8 bytes are just a
+    bad command, and CR LF line ends are accepted.
+    """
+    stream = stdin if stdin is not None else sys.stdin
+    if stream is None:  # started with stdin closed
+        engine.shutdown()
+        return 0
+    reader = getattr(stream, "buffer", None)
+    try:
+        while True:
+            raw = reader.readline() if reader is not None else stream.readline()
+            if not raw:
+                break
+            line = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
+            if not engine.execute(line):
+                break
+    except KeyboardInterrupt:
+        engine.shutdown()
+        return 130
+    engine.shutdown()
+    return 0
+
+
+__all__ = ["CommandError", "Output", "UciEngine", "serve"]
