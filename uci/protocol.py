@@ -133,6 +133,8 @@ class Job:
         self.answered = False  # bestmove has been printed
         self.infinite = False
         self.ponder = False
+        self.iterated = False  # the searcher has reported an iteration (so it is surely running)
+        self.ponderhit_pending = False  # a ponderhit to pass on once the searcher is running
         self.candidates: list[Move] = []  # searchmoves, else all legal moves
         self.last_pv: list[Move] = []
         self.thread: threading.Thread | None = None
@@ -362,6 +364,10 @@ class UciEngine:
 
     def _on_iteration(self, job: Job, it: Iteration) -> None:
         with job.lock:
+            job.iterated = True
+            if job.ponderhit_pending:
+                job.ponderhit_pending = False
+                self.searcher.ponderhit()
             if job.answered:
                 return
             if it.multipv <= 1:
@@ -448,8 +454,15 @@ class UciEngine:
         job = self.job
         if job is None or job.answered or not job.ponder:
             return
-        job.ponder = False
-        self.searcher.ponderhit()
+        with job.lock:
+            job.ponder = False
+            # A ponderhit that reached the searcher before it set itself up would be lost
+            # (it would go on pondering without a clock), so until its first iteration
+            # report the ponderhit is held back and passed on from that report.
+            if job.iterated:
+                self.searcher.ponderhit()
+            else:
+                job.ponderhit_pending = True
         if not job.infinite:
             job.release.set()
 
