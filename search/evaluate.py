@@ -1,29 +1,84 @@
-"""Static evaluation (first version: material and piece-square tables).
+"""Static evaluation for Alice chess.
 
-``evaluate(pos)`` is centipawns for the side to move; ``terms(pos)`` lists the
-white-perspective terms for the UCI ``eval`` command, ending with the total.
+    evaluate(pos) -> centipawns for the side to move
+    terms(pos)    -> [(name, white-perspective centipawns), ..., ("total", sum)]
+
+Terms (every weight is a named constant in the block below):
+
+* material and piece-square tables (the king's table blends from middlegame to
+  endgame with the remaining piece material);
+* mobility that respects the transfer rule: for each piece, the destinations open
+  on its own board are split into *free* ones (the mirror square on the other board
+  is empty, so the move is legal) and *mirror-blocked* ones (the other board holds
+  a piece there, so the move is illegal although the line is open); free moves
+  earn a bonus, mirror-blocked ones a penalty;
+* king safety across both boards, counted in danger units and turned into a
+  penalty that grows with their square: enemy pieces on the king's board attacking
+  its neighbourhood; enemy pieces on the other board with moves that arrive with
+  check (after the transfer they stand on the king's board) or arrive next to the
+  king; and the king's flight squares that are safe on both boards (a king move
+  lands on the other board, so a flight square must be empty there and attacked on
+  neither board);
+* a small bonus for the side to move.
+
+Pieces on the other board cannot capture or check the king directly; they are the
+ones that *deliver* checks in Alice (a check comes from a piece that just
+transferred), which is why the threat term looks at the board the king is not on.
 """
 
 from __future__ import annotations
 
 from engine.position import Position
+from engine.tables import (
+    DIAG_ATTACKS,
+    DIAG_MASKS,
+    FILE_ATTACKS,
+    FILE_MASKS,
+    KING_ATTACKS,
+    KNIGHT_ATTACKS,
+    PAWN_ATTACKS,
+    RANK_ATTACKS,
+    RANK_MASKS,
+)
 
 # ---------------------------------------------------------------- weights
-PIECE_VALUE = (0, 100, 320, 330, 500, 950, 0)  # by ptype: -, P, N, B, R, Q, K
-CENTER_BONUS = (0, 4, 10, 6, 2, 3, 0)  # per step nearer the centre, by ptype
-PAWN_ADVANCE = 8  # per rank a pawn has advanced beyond its second rank
+PIECE_VALUE = (0, 100, 310, 330, 490, 960, 0)  # material by ptype: -, P, N, B, R, Q, K
+CENTER_BONUS = (0, 2, 7, 4, 1, 2, 0)  # piece-square: per step nearer the centre, by ptype
+PAWN_RANK_BONUS = (0, 0, 0, 4, 10, 22, 45, 0)  # piece-square: pawn by relative rank (1..8 -> index 0..7)
+KING_MG_BACK_RANK = 12  # king, middlegame: bonus for standing on its first rank
+KING_MG_CENTER = -6  # king, middlegame: per step nearer the centre (it wants cover)
+KING_EG_CENTER = 8  # king, endgame: per step nearer the centre
+PHASE_WEIGHT = (0, 0, 1, 1, 2, 4, 0)  # game phase contribution by ptype; full phase is PHASE_MAX
+PHASE_MAX = 24  # phase of the starting material (middlegame = PHASE_MAX, bare endgame = 0)
+MOB_FREE = (0, 0, 5, 4, 3, 2, 0)  # per destination open on its board with the mirror square empty, by ptype
+MOB_BLOCKED = (0, 0, -2, -2, -2, -1, 0)  # per destination open on its board but blocked by the mirror square
+KS_ZONE_ATTACK = (0, 1, 2, 2, 3, 4, 0)  # danger units per king-neighbour square hit by a piece on the king's board
+KS_CHECK_THREAT = (0, 0, 5, 4, 5, 7, 0)  # danger units per move of a piece on the other board that arrives with check
+KS_ARRIVE = (0, 0, 1, 1, 2, 3, 0)  # danger units per move of a piece on the other board landing next to the king
+KS_NO_FLIGHT = 5  # danger units when the king has no flight square safe on both boards
+KS_ONE_FLIGHT = 2  # danger units when it has exactly one
+KS_ATTACKERS_MIN = 2  # the danger counts in full only from this many enemy attackers; with one, half
+KS_QUADRATIC = 3  # penalty = units * units * KS_QUADRATIC // 4 ...
+KS_MAX = 600  # ... capped at this many centipawns
+TEMPO = 10  # bonus for the side to move
+
+BB_ALL = (1 << 64) - 1
+BB_FILE_A = 0x0101010101010101
+BB_FILE_H = BB_FILE_A << 7
 
 
 def _center(sq: int) -> int:
+    """0 on the rim corners .. 6 on the four centre squares."""
     f, r = sq & 7, sq >> 3
-    return 6 - (abs(2 * f - 7) + abs(2 * r - 7)) // 2  # 0 (corner) .. 6 (centre)
+    return 6 - (abs(2 * f - 7) + abs(2 * r - 7)) // 2
 
 
 def _build_pst() -> list[list[int]]:
+    """PST[code][sq]: white-perspective material + placement (kings excluded: blended by phase)."""
     pst = [[0] * 64 for _ in range(32)]
     for code in range(32):
         t = code & 7
-        if t < 1 or t > 6:
+        if t < 1 or t > 5:
             continue
         white = (code >> 3) & 1
         sign = 1 if white else -1
@@ -31,29 +86,162 @@ def _build_pst() -> list[list[int]]:
             rank = (sq >> 3) if white else 7 - (sq >> 3)
             v = PIECE_VALUE[t] + CENTER_BONUS[t] * _center(sq)
             if t == 1:
-                v += PAWN_ADVANCE * max(0, rank - 1)
+                v += PAWN_RANK_BONUS[rank]
             pst[code][sq] = sign * v
     return pst
 
 
+def _build_king_pst() -> tuple[list[list[int]], list[list[int]]]:
+    """(middlegame, endgame) king tables indexed [colour][sq], from the king's own perspective."""
+    mg = [[0] * 64 for _ in range(2)]
+    eg = [[0] * 64 for _ in range(2)]
+    for c in range(2):
+        for sq in range(64):
+            rank = (sq >> 3) if c else 7 - (sq >> 3)
+            mg[c][sq] = (KING_MG_BACK_RANK if rank == 0 else 0) + KING_MG_CENTER * _center(sq)
+            eg[c][sq] = KING_EG_CENTER * _center(sq)
+    return mg, eg
+
+
 PST: list[list[int]] = _build_pst()
+KING_MG, KING_EG = _build_king_pst()
+
+
+def _ks_penalty(units: int, attackers: int) -> int:
+    if attackers < KS_ATTACKERS_MIN:
+        units //= 2
+    return min(KS_MAX, units * units * KS_QUADRATIC // 4)
+
+
+def _eval(pos: Position) -> tuple[int, int, int, int, int, int]:
+    """White-perspective (material+pst, king placement, mobility, mirror blockage, king danger white, black).
+
+    King danger values are penalties (>= 0) against the named colour.
+    """
+    sq = pos.sq
+    bb = pos.bb
+    occ = (bb[10], bb[11])
+    col = (bb[8], bb[9])
+    kings = bb[6]
+    k0 = (kings & col[0]).bit_length() - 1
+    k1 = (kings & col[1]).bit_length() - 1
+    ksq = (k0, k1)
+    kb = (sq[k0] >> 4, sq[k1] >> 4)
+    zone = (KING_ATTACKS[k0], KING_ATTACKS[k1])
+    # Squares from which a piece standing on the king's board would give check, by ptype.
+    chk = []
+    for c in (0, 1):
+        k = ksq[c]
+        o = occ[kb[c]]
+        dg = DIAG_ATTACKS[k][DIAG_MASKS[k] & o]
+        ot = RANK_ATTACKS[k][RANK_MASKS[k] & o] | FILE_ATTACKS[k][FILE_MASKS[k] & o]
+        chk.append((0, PAWN_ATTACKS[c][k], KNIGHT_ATTACKS[k], dg, ot, dg | ot, 0))
+
+    # Attack maps att[colour][board], pawns in bulk.
+    pawns = bb[1]
+    att = [[0, 0], [0, 0]]
+    for b in (0, 1):
+        wp = pawns & col[1] & occ[b]
+        bp = pawns & col[0] & occ[b]
+        att[1][b] = (((wp & ~BB_FILE_H) << 9) | ((wp & ~BB_FILE_A) << 7)) & BB_ALL
+        att[0][b] = ((bp & ~BB_FILE_A) >> 9) | ((bp & ~BB_FILE_H) >> 7)
+
+    pst = PST
+    material = 0
+    mob = 0
+    blk = 0
+    units = [0, 0]  # danger units against each colour's king
+    attackers = [0, 0]
+    phase = 0
+    pieces = (col[0] | col[1]) & ~kings
+    while pieces:
+        lsb = pieces & -pieces
+        pieces ^= lsb
+        s = lsb.bit_length() - 1
+        p = sq[s]
+        material += pst[p][s]
+        t = p & 7
+        if t == 1:
+            continue
+        phase += PHASE_WEIGHT[t]
+        c = (p >> 3) & 1
+        b = p >> 4
+        o = occ[b]
+        if t == 2:
+            a = KNIGHT_ATTACKS[s]
+        elif t == 3:
+            a = DIAG_ATTACKS[s][DIAG_MASKS[s] & o]
+        elif t == 4:
+            a = RANK_ATTACKS[s][RANK_MASKS[s] & o] | FILE_ATTACKS[s][FILE_MASKS[s] & o]
+        else:
+            a = (
+                DIAG_ATTACKS[s][DIAG_MASKS[s] & o]
+                | RANK_ATTACKS[s][RANK_MASKS[s] & o]
+                | FILE_ATTACKS[s][FILE_MASKS[s] & o]
+            )
+        att[c][b] |= a
+        d = a & ~(col[c] & o)
+        other = occ[b ^ 1]
+        free = d & ~other
+        e = c ^ 1
+        if b == kb[e]:
+            n = (a & zone[e]).bit_count()
+            if n:
+                units[e] += KS_ZONE_ATTACK[t] * n
+                attackers[e] += 1
+        else:
+            n = KS_CHECK_THREAT[t] * (free & chk[e][t]).bit_count() + KS_ARRIVE[t] * (free & zone[e]).bit_count()
+            if n:
+                units[e] += n
+                attackers[e] += 1
+        if c:
+            mob += MOB_FREE[t] * free.bit_count()
+            blk += MOB_BLOCKED[t] * (d & other).bit_count()
+        else:
+            mob -= MOB_FREE[t] * free.bit_count()
+            blk -= MOB_BLOCKED[t] * (d & other).bit_count()
+
+    att[0][kb[0]] |= zone[0]
+    att[1][kb[1]] |= zone[1]
+    phase = min(phase, PHASE_MAX)
+    king = (
+        (KING_MG[1][k1] - KING_MG[0][k0]) * phase + (KING_EG[1][k1] - KING_EG[0][k0]) * (PHASE_MAX - phase)
+    ) // PHASE_MAX
+    danger = [0, 0]
+    for c in (0, 1):
+        e = c ^ 1
+        k = ksq[c]
+        ob = kb[c]
+        y = occ[ob ^ 1]
+        flights = zone[c] & ~y & ~(col[c] & occ[ob]) & ~att[e][ob] & ~att[e][ob ^ 1]
+        u = units[c]
+        if not flights:
+            u += KS_NO_FLIGHT
+        elif not flights & (flights - 1):
+            u += KS_ONE_FLIGHT
+        danger[c] = _ks_penalty(u, attackers[c]) * phase // PHASE_MAX
+    return material, king, mob, blk, danger[1], danger[0]
 
 
 def evaluate(pos: Position) -> int:
-    """Centipawns from the side to move's point of view."""
-    sq = pos.sq
-    pst = PST
-    score = 0
-    occ = pos.bb[8] | pos.bb[9]
-    while occ:
-        b = occ & -occ
-        occ ^= b
-        s = b.bit_length() - 1
-        score += pst[sq[s]][s]
-    return score if pos.turn else -score
+    """Centipawns from the side to move's point of view (see the module docstring)."""
+    material, king, mob, blk, dw, db = _eval(pos)
+    score = material + king + mob + blk - dw + db
+    return (score if pos.turn else -score) + TEMPO
 
 
 def terms(pos: Position) -> list[tuple[str, int]]:
-    """``(name, white-perspective centipawns)`` per term, the last one the total."""
-    white = evaluate(pos) if pos.turn else -evaluate(pos)
-    return [("material+pst", white), ("total", white)]
+    """``(name, white-perspective centipawns)`` per term, the last one the total (as ``evaluate``)."""
+    material, king, mob, blk, dw, db = _eval(pos)
+    tempo = TEMPO if pos.turn else -TEMPO
+    parts = [
+        ("material+pst", material),
+        ("king placement", king),
+        ("mobility (free moves)", mob),
+        ("mirror-square blockage", blk),
+        ("king safety white", -dw),
+        ("king safety black", db),
+        ("tempo", tempo),
+    ]
+    parts.append(("total", sum(v for _, v in parts)))
+    return parts

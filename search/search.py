@@ -7,20 +7,37 @@ The search works on a copy of ``pos``; it reports every finished iteration (ever
 MultiPV line) through ``on_iteration`` and returns a ``Result`` whose ``best`` is a
 legal move whenever one exists (``None`` only when there is none), even when
 ``stop_event`` is already set on entry. ``searcher.nodes`` is the node count of the
-current (or last) search.
+current (or last) search; ``searcher.seldepth`` its deepest ply.
 
 Scores are centipawns from the side to move; a mate in ``n`` plies scores
-``MATE - n`` (``-(MATE - n)`` when being mated).
+``MATE - n`` (``-(MATE - n)`` when being mated). Draws (stalemate, fifty moves,
+repetition -- with the board of every piece in the key --, bare kings) score 0.
+
+The feature switches (``use_null`` ...) exist for A/B matches; the defaults are
+the configuration that measured best (see the tunables block).
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from array import array
 from typing import Callable
 
 from engine.position import Position
-from engine.tables import KING, PAWN, Move
+from engine.tables import (
+    DIAG_ATTACKS,
+    DIAG_MASKS,
+    FILE_ATTACKS,
+    FILE_MASKS,
+    KING,
+    KNIGHT_ATTACKS,
+    PAWN,
+    PAWN_ATTACKS,
+    RANK_ATTACKS,
+    RANK_MASKS,
+    Move,
+)
 from search.evaluate import evaluate
 from search.limits import Iteration, Limits, Result
 from search.timeman import budget
@@ -40,26 +57,51 @@ INF = 32000  # larger than any score
 DRAW = 0  # score of a draw (repetition, fifty moves, stalemate, bare kings)
 MAX_PLY = 100  # hard limit on the search stack
 MAX_DEPTH = 64  # deepest iteration
-CHECK_EVERY = 128  # nodes between clock / stop-event checks
+CHECK_EVERY = 128  # nodes between clock / stop-event checks (a few ms at Python speed)
 ASPIRATION_MIN_DEPTH = 4  # first iteration that uses an aspiration window
-ASPIRATION_WINDOW = 30  # initial half-width of the aspiration window (cp)
+ASPIRATION_WINDOW = 30  # initial half-width of the aspiration window (cp); doubles on each fail
+ASPIRATION_GIVE_UP = 800  # beyond this half-width the window opens fully
 NULL_MIN_DEPTH = 2  # null-move pruning from this depth on
 NULL_REDUCTION = 2  # base null-move depth reduction ...
 NULL_REDUCTION_DIVISOR = 4  # ... plus one ply per this many plies of depth
-RFP_MAX_DEPTH = 3  # reverse futility pruning up to this depth
+RFP_MAX_DEPTH = 3  # reverse futility pruning up to this depth ...
 RFP_MARGIN = 120  # ... when static eval exceeds beta by this much per ply
+FUTILITY_MAX_DEPTH = 2  # futility pruning of quiet moves up to this depth ...
+FUTILITY_MARGIN = 150  # ... when static eval + this much per ply cannot reach alpha
 LMR_MIN_DEPTH = 3  # late move reductions from this depth on ...
 LMR_MIN_MOVES = 3  # ... after this many moves searched at full depth
+LMR_MORE_AFTER = 8  # one more ply of reduction from this move number on
+LMR_DEEP = 6  # one more ply of reduction from this depth on
 CHECK_EXTENSION = 1  # plies added when the side to move is in check
+QS_CHECKS = True  # first quiescence ply also tries quiet moves that give direct check
 DELTA_MARGIN = 200  # quiescence: skip captures that cannot lift alpha even with this margin
 HISTORY_MAX = 1 << 20  # history scores are halved when one reaches this
+TT_MOVE_SCORE = 1 << 30  # ordering: the hash move first
 CAPTURE_BASE = 1 << 24  # ordering: captures and promotions above killers and quiet moves
 KILLER_SCORE = 1 << 22  # ordering: killer moves above other quiet moves
 ORDER_VALUE = (0, 1, 3, 3, 5, 9, 20)  # MVV-LVA piece values by ptype
+QS_VALUE = (0, 100, 320, 330, 500, 950, 0)  # quiescence delta pruning: what a capture can win, by ptype
+EVAL_CACHE_BITS = 16  # static evaluations remembered (2**bits slots, 16 bytes each)
 
 
 class SearchStopped(Exception):
     """Raised inside the tree when the clock, node limit or stop event ends the search."""
+
+
+def checking_squares(pos: Position) -> tuple[int, tuple[int, ...]]:
+    """``(board, squares by ptype)``: the opponent king's board and, per piece type, the
+    squares from which a piece of the side to move standing on that board gives check.
+
+    A piece arriving there from the other board (every move transfers) checks directly.
+    """
+    bb = pos.bb
+    them = pos.turn ^ 1
+    k = (bb[KING] & bb[8 | them]).bit_length() - 1
+    kb = pos.sq[k] >> 4
+    o = bb[10 | kb]
+    dg = DIAG_ATTACKS[k][DIAG_MASKS[k] & o]
+    ot = RANK_ATTACKS[k][RANK_MASKS[k] & o] | FILE_ATTACKS[k][FILE_MASKS[k] & o]
+    return kb, (0, PAWN_ATTACKS[them][k], KNIGHT_ATTACKS[k], dg, ot, dg | ot, 0)
 
 
 class Searcher:
@@ -71,6 +113,8 @@ class Searcher:
         self.seldepth = 0
         self.history: list[list[int]] = [[0] * 4096 for _ in range(2)]
         self.killers: list[list[Move]] = [[0, 0] for _ in range(MAX_PLY + 2)]
+        self._eval_keys = array("Q", bytes(8 << EVAL_CACHE_BITS))
+        self._eval_vals = array("q", bytes(8 << EVAL_CACHE_BITS))
         self._stop_event: threading.Event = threading.Event()
         self._start = 0.0
         self._soft_ms: float | None = None
@@ -79,12 +123,17 @@ class Searcher:
         self._next_check = CHECK_EVERY
         self._pondering = False
         self._budget: tuple[int, int] | None = None
-        # Feature switches (for A/B matches); all on by default.
+        self._last_null = -1  # stack index of the innermost null move on the current path
+        self._root_best: Move = 0  # best move found so far in the running iteration
+        # Feature switches (for A/B matches).
         self.use_null = True
         self.use_lmr = True
         self.use_rfp = True
+        self.use_futility = True
         self.use_check_extension = True
         self.use_aspiration = True
+        self.use_qs_checks = QS_CHECKS
+        self.evaluate: Callable[[Position], int] = evaluate
 
     # ------------------------------------------------------------ management
     def resize(self, mb: int) -> None:
@@ -92,10 +141,11 @@ class Searcher:
         self.tt.resize(mb)
 
     def clear(self) -> None:
-        """Forget everything learned (hash, history, killers): ``ucinewgame``."""
+        """Forget everything learned (hash, history, killers, eval cache): ``ucinewgame``."""
         self.tt.clear()
         self.history = [[0] * 4096 for _ in range(2)]
         self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
+        self._eval_keys = array("Q", bytes(8 << EVAL_CACHE_BITS))
 
     def ponderhit(self) -> None:
         """The opponent played the pondered move: apply the time limits from now."""
@@ -127,6 +177,7 @@ class Searcher:
         self.seldepth = 0
         self.tt.new_search()
         self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
+        self._last_null = -1
         pos = pos.copy()
 
         self._budget = None if limits.infinite else budget(limits, bool(pos.turn))
@@ -140,8 +191,8 @@ class Searcher:
 
         legal = pos.legal_moves()
         if limits.searchmoves:
-            wanted = [m for m in legal if m in set(limits.searchmoves)]
-            root_moves = wanted or legal
+            allowed = set(limits.searchmoves)
+            root_moves = [m for m in legal if m in allowed] or legal
         else:
             root_moves = legal
         if not root_moves:
@@ -161,6 +212,7 @@ class Searcher:
                 excluded: list[Move] = []
                 for pv_idx in range(multipv):
                     candidates = [m for m in root_moves if m not in excluded]
+                    self._root_best = 0
                     score, move = self._aspiration(pos, candidates, depth, prev_score if pv_idx == 0 else None)
                     excluded.append(move)
                     pv = self._pv(pos, move)
@@ -181,7 +233,10 @@ class Searcher:
                 if prev_score >= MATE_BOUND and MATE - prev_score < depth and self._soft_ms is not None:
                     break  # our mate was proved well inside the depth: do not spend the clock
         except SearchStopped:
-            pass
+            # A move that beat the previous best in the unfinished iteration (first line).
+            if self._root_best and self._root_best != best and multipv == 1:
+                best = self._root_best
+                ponder = None
         self._wait_if_required(limits)
         return Result(best=best, ponder=ponder)
 
@@ -235,7 +290,7 @@ class Searcher:
 
     # ------------------------------------------------------------ clock
     def _check(self) -> None:
-        """Called every ``CHECK_EVERY`` nodes (and at the node limit)."""
+        """Called every ``CHECK_EVERY`` nodes (and at the node limit); raises ``SearchStopped``."""
         if self._node_limit is not None and self.nodes >= self._node_limit:
             raise SearchStopped
         if self._stop_event.is_set():
@@ -261,19 +316,19 @@ class Searcher:
                 alpha = max(-INF, score - delta)
             elif score >= beta:
                 beta = min(INF, score + delta)
+                moves = [move] + [m for m in moves if m != move]
             else:
                 return score, move
             delta *= 2
-            if delta > 1000:
+            if delta > ASPIRATION_GIVE_UP:
                 alpha, beta = -INF, INF
 
     def _root(self, pos: Position, moves: list[Move], depth: int, alpha: int, beta: int) -> tuple[int, Move]:
-        """Search the root moves (first one with a full window, then PVS).
+        """Search the root moves, the first with the full window, the rest with PVS.
 
-        Returns ``(score, best move)``; a fail low returns the first move and the
-        upper bound, a fail high the refuting move and the lower bound. If the search
-        is stopped after the first move was searched and improved, the partial best is
-        kept by the caller only through the TT (the exception propagates).
+        Returns ``(score, best move)``, fail-soft: a fail low returns an upper bound
+        and the first move, a fail high the refuting move and a lower bound.
+        ``self._root_best`` follows the best move that raised alpha so far.
         """
         best_score = -INF
         best_move = moves[0]
@@ -292,43 +347,56 @@ class Searcher:
                 best_move = m
                 if score > alpha:
                     alpha = score
+                    self._root_best = m
                     if score >= beta:
                         break
         bound = BOUND_LOWER if best_score >= beta else (BOUND_EXACT if best_score > orig_alpha else BOUND_UPPER)
         self.tt.store(pos.key, best_move, score_to_tt(best_score, 0), depth, bound)
         return best_score, best_move
 
-    # ------------------------------------------------------------ tree
+    # ------------------------------------------------------------ helpers
     def _tt_move(self, pos: Position, moves: list[Move]) -> Move:
+        """The stored move for ``pos`` if it is one of ``moves`` (a legal move), else 0."""
         entry = self.tt.probe(pos.key)
         if entry is not None and entry[0] and entry[0] in moves:
             return entry[0]
         return 0
 
+    def _static(self, pos: Position) -> int:
+        """``self.evaluate(pos)`` through a small direct-mapped cache keyed by ``pos.key``."""
+        key = pos.key
+        i = key & ((1 << EVAL_CACHE_BITS) - 1)
+        if self._eval_keys[i] == key:
+            return self._eval_vals[i]
+        v = self.evaluate(pos)
+        self._eval_keys[i] = key
+        self._eval_vals[i] = v
+        return v
+
     def _is_draw(self, pos: Position, ply: int) -> bool:
-        """Fifty moves or a repetition: twofold inside the tree, threefold with the game history."""
-        if pos.halfmove >= 100:
+        """Fifty moves or a repetition: twofold inside the tree, threefold with the game history.
+
+        Keys include the board of every piece; no repetition is seen across a null move.
+        """
+        hm = pos.halfmove
+        if hm >= 100:
             return True
-        if pos.halfmove < 4:
+        if hm < 4:
             return False
         stack = pos.stack
         n = len(stack)
+        limit = max(n - hm, self._last_null + 1)
         key = pos.key
-        limit = n - pos.halfmove
-        limit = max(limit, 0)
         seen = 0
-        i = n - 1
+        i = n - 4
         while i >= limit:
-            u = stack[i]
-            if not u[0]:
-                return False  # no repetition across a null move
-            if (n - i) % 2 == 0 and u[6] == key:
+            if stack[i][6] == key:
                 if n - i <= ply:
                     return True
                 seen += 1
                 if seen >= 2:
                     return True
-            i -= 1
+            i -= 2
         return False
 
     def _order(self, pos: Position, moves: list[Move], tt_move: Move, ply: int) -> list[Move]:
@@ -340,7 +408,7 @@ class Searcher:
         scored = []
         for m in moves:
             if m == tt_move:
-                scored.append((1 << 30, m))
+                scored.append((TT_MOVE_SCORE, m))
                 continue
             victim = sq[(m >> 6) & 63]
             if victim or m >> 12:
@@ -355,10 +423,19 @@ class Searcher:
         scored.sort(reverse=True)
         return [m for _, m in scored]
 
-    def _negamax(self, pos: Position, depth: int, alpha: int, beta: int, ply: int, is_pv: bool, can_null: bool) -> int:
-        """Score of ``pos`` (side to move) searched ``depth`` plies, fail-soft in (alpha, beta).
+    @staticmethod
+    def _has_pieces(pos: Position) -> bool:
+        """Side to move has something besides king and pawns (null-move safety)."""
+        bb = pos.bb
+        return bool(bb[8 | pos.turn] & ~(bb[PAWN] | bb[KING]))
 
-        Mate scores are relative to the root (``ply`` is the distance from it).
+    # ------------------------------------------------------------ tree
+    def _negamax(self, pos: Position, depth: int, alpha: int, beta: int, ply: int, is_pv: bool, can_null: bool) -> int:
+        """Score of ``pos`` for the side to move, searched ``depth`` plies; fail-soft.
+
+        ``ply`` is the distance from the root (mate scores are root-relative);
+        ``is_pv`` marks nodes of the principal variation (open window), where no TT
+        cutoff or pruning is done; ``can_null`` forbids two null moves in a row.
         """
         self.nodes += 1
         if self.nodes >= self._next_check:
@@ -375,7 +452,7 @@ class Searcher:
         if in_check and self.use_check_extension:
             depth += CHECK_EXTENSION
         if depth <= 0 or ply >= MAX_PLY:
-            return self._qsearch(pos, alpha, beta, ply)
+            return self._qsearch(pos, alpha, beta, ply, 0)
 
         key = pos.key
         entry = self.tt.probe(key)
@@ -391,56 +468,77 @@ class Searcher:
                 if tt_bound == BOUND_UPPER and tt_score <= alpha:
                     return tt_score
 
-        if not in_check and not is_pv:
-            static = evaluate(pos)
-            if self.use_rfp and depth <= RFP_MAX_DEPTH and static - RFP_MARGIN * depth >= beta and beta > -MATE_BOUND:
-                return static
-            if (
-                self.use_null
-                and can_null
-                and depth >= NULL_MIN_DEPTH
-                and static >= beta
-                and beta < MATE_BOUND
-                and self._has_pieces(pos)
-            ):
-                r = NULL_REDUCTION + depth // NULL_REDUCTION_DIVISOR
-                pos.push_null()
-                score = -self._negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, False, False)
-                pos.pop_null()
-                if score >= beta:
-                    return beta if score >= MATE_BOUND else score
+        static = -INF
+        if not in_check:
+            static = self._static(pos)
+            if not is_pv:
+                if self.use_rfp and depth <= RFP_MAX_DEPTH and static - RFP_MARGIN * depth >= beta and beta > -MATE_BOUND:
+                    return static
+                if (
+                    self.use_null
+                    and can_null
+                    and depth >= NULL_MIN_DEPTH
+                    and static >= beta
+                    and beta < MATE_BOUND
+                    and self._has_pieces(pos)
+                ):
+                    r = NULL_REDUCTION + depth // NULL_REDUCTION_DIVISOR
+                    saved_null = self._last_null
+                    self._last_null = len(pos.stack)
+                    pos.push_null()
+                    score = -self._negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, False, False)
+                    pos.pop_null()
+                    self._last_null = saved_null
+                    if score >= beta:
+                        return beta if score >= MATE_BOUND else score
 
         moves = pos.legal_moves()
         if not moves:
             return -MATE + ply if in_check else DRAW
         if tt_move and tt_move not in moves:
-            tt_move = 0  # a key collision or a corrupted entry: never trust it
+            tt_move = 0  # a key collision or a stale entry: never play an unverified move
         moves = self._order(pos, moves, tt_move, ply)
 
+        futile = (
+            self.use_futility
+            and not is_pv
+            and not in_check
+            and depth <= FUTILITY_MAX_DEPTH
+            and static + FUTILITY_MARGIN * depth <= alpha
+            and alpha > -MATE_BOUND
+        )
         orig_alpha = alpha
         best_score = -INF
         best_move = 0
         sq = pos.sq
-        for i, m in enumerate(moves):
+        searched = 0
+        for m in moves:
             quiet = not sq[(m >> 6) & 63] and not m >> 12
+            if futile and quiet and searched and not pos.gives_check(m):
+                continue
             pos.push(m)
-            if i == 0:
+            if searched == 0:
                 score = -self._negamax(pos, depth - 1, -beta, -alpha, ply + 1, is_pv, True)
             else:
                 reduction = 0
-                if self.use_lmr and depth >= LMR_MIN_DEPTH and i >= LMR_MIN_MOVES and quiet and not in_check:
-                    reduction = 1 + (i >= 8) + (depth >= 6)
-                    if is_pv:
-                        reduction -= 1
+                if (
+                    self.use_lmr
+                    and depth >= LMR_MIN_DEPTH
+                    and searched >= LMR_MIN_MOVES
+                    and quiet
+                    and not in_check
+                ):
+                    reduction = 1 + (searched >= LMR_MORE_AFTER) + (depth >= LMR_DEEP) - is_pv
                     reduction = min(reduction, depth - 2)
                     if reduction > 0 and pos.in_check():
                         reduction = 0
                 score = -self._negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, False, True)
-                if score > alpha and reduction:
+                if score > alpha and reduction > 0:
                     score = -self._negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1, False, True)
                 if is_pv and alpha < score < beta:
                     score = -self._negamax(pos, depth - 1, -beta, -alpha, ply + 1, True, True)
             pos.pop()
+            searched += 1
             if score > best_score:
                 best_score = score
                 best_move = m
@@ -448,29 +546,29 @@ class Searcher:
                     alpha = score
                     if score >= beta:
                         if quiet:
-                            k = self.killers[ply]
-                            if k[0] != m:
-                                k[1] = k[0]
-                                k[0] = m
-                            h = self.history[pos.turn]
-                            h[m & 4095] += depth * depth
-                            if h[m & 4095] > HISTORY_MAX:
-                                for j in range(4096):
-                                    h[j] >>= 1
+                            self._reward(pos.turn, m, ply, depth)
                         break
 
         bound = BOUND_LOWER if best_score >= beta else (BOUND_EXACT if best_score > orig_alpha else BOUND_UPPER)
         self.tt.store(key, best_move, score_to_tt(best_score, ply), depth, bound)
         return best_score
 
-    @staticmethod
-    def _has_pieces(pos: Position) -> bool:
-        """Side to move has something besides king and pawns (null-move safety)."""
-        bb = pos.bb
-        return bool(bb[8 | pos.turn] & ~(bb[PAWN] | bb[KING]))
+    def _reward(self, turn: int, m: Move, ply: int, depth: int) -> None:
+        """A quiet move caused a beta cutoff: killer and history bonus."""
+        k = self.killers[ply]
+        if k[0] != m:
+            k[1] = k[0]
+            k[0] = m
+        h = self.history[turn]
+        i = m & 4095
+        h[i] += depth * depth
+        if h[i] > HISTORY_MAX:
+            for j in range(4096):
+                h[j] >>= 1
 
-    def _qsearch(self, pos: Position, alpha: int, beta: int, ply: int) -> int:
-        """Captures and promotions only (all evasions when in check), fail-soft."""
+    def _qsearch(self, pos: Position, alpha: int, beta: int, ply: int, qply: int) -> int:
+        """Quiescence: captures and promotions (and, at ``qply`` 0, quiet direct checks);
+        all evasions when in check, so a mate at the horizon is seen. Fail-soft."""
         self.nodes += 1
         if self.nodes >= self._next_check:
             self._check()
@@ -480,30 +578,37 @@ class Searcher:
             moves = pos.legal_moves()
             if not moves:
                 return -MATE + ply
+            if ply >= MAX_PLY:
+                return self._static(pos)
             best = -INF
-            stand = -INF
+            alpha = max(alpha, -MATE + ply)
         else:
             if pos.halfmove >= 100:
                 return DRAW
-            stand = evaluate(pos)
+            stand = self._static(pos)
             if stand >= beta or ply >= MAX_PLY:
                 return stand
             alpha = max(alpha, stand)
             best = stand
-            moves = pos.captures()
+            if qply == 0 and self.use_qs_checks:
+                moves = self._captures_and_checks(pos)
+            else:
+                moves = pos.captures()
             if not moves:
                 return stand
-        if ply >= MAX_PLY:
-            return evaluate(pos)
         sq = pos.sq
         scored = []
+        # Delta pruning: a capture that cannot lift alpha even with a margin is skipped.
+        hopeless = alpha - best - DELTA_MARGIN if not in_check else -INF
         for m in moves:
             victim = sq[(m >> 6) & 63]
+            if QS_VALUE[victim & 7] < hopeless and not m >> 12:
+                continue
             scored.append((ORDER_VALUE[victim & 7] * 16 - ORDER_VALUE[sq[m & 63] & 7] + (m >> 12) * 64, m))
         scored.sort(reverse=True)
         for _, m in scored:
             pos.push(m)
-            score = -self._qsearch(pos, -beta, -alpha, ply + 1)
+            score = -self._qsearch(pos, -beta, -alpha, ply + 1, qply + 1)
             pos.pop()
             if score > best:
                 best = score
@@ -512,3 +617,22 @@ class Searcher:
                     if score >= beta:
                         break
         return best
+
+    @staticmethod
+    def _captures_and_checks(pos: Position) -> list[Move]:
+        """Legal captures, promotions and quiet moves that give direct check."""
+        moves = pos.legal_moves()
+        if not moves:
+            return moves
+        kb, chk = checking_squares(pos)
+        sq = pos.sq
+        out = []
+        for m in moves:
+            d = (m >> 6) & 63
+            if sq[d] or m >> 12:
+                out.append(m)
+            else:
+                p = sq[m & 63]
+                if p >> 4 != kb and chk[p & 7] >> d & 1:
+                    out.append(m)
+        return out
