@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -107,7 +108,7 @@ class Uci:
 
     def nothing_within(self, seconds: float) -> list[str]:
         """The lines that arrive within ``seconds`` (normally none)."""
-        got = []
+        got: list[str] = []
         deadline = time.perf_counter() + seconds
         while True:
             try:
@@ -152,7 +153,7 @@ class Uci:
 
 
 @pytest.fixture
-def uci():
+def uci() -> Iterator[Uci]:
     engine = Uci()
     yield engine
     engine.close()
@@ -160,7 +161,7 @@ def uci():
 
 
 @pytest.fixture(scope="module")
-def shared():
+def shared() -> Iterator[Uci]:
     engine = Uci()
     yield engine
     engine.close()
@@ -649,5 +650,16 @@ def test_python_chess_can_drive_it() -> None:
         assert engine.id["name"].startswith("Alice")
         engine.configure({"Hash": 8, "Move Overhead": 50})
         engine.ping()
+        try:
+            from engine.board import AliceBoard
+        except ImportError:  # pragma: no cover - the python-chess board class is optional here
+            return
+        board = AliceBoard()
+        for san in ("e4", "d5"):
+            board.push_san(san)
+        played = engine.play(board, chess.engine.Limit(depth=2))
+        assert played.move is not None and played.move in board.legal_moves
+        infos = engine.analyse(board, chess.engine.Limit(depth=2), multipv=2)
+        assert len(infos) == 2 and all(info["pv"][0] in board.legal_moves for info in infos)
     finally:
         engine.quit()
