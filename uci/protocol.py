@@ -11,8 +11,8 @@ Choices where the protocol is silent:
   a command that cannot run during a search) prints exactly one
   ``info string error: ...`` line and changes nothing. An unexpected exception in a
   handler prints ``info string error: internal: ...`` (traceback on stderr only).
-* ``go`` while a search (or perft) is running is refused with an error line; the
-  running search carries on. Send ``stop`` first.
+* ``go`` while a search is running is refused with an error line; the running search
+  carries on (send ``stop`` first). This never prints an unexpected ``bestmove``.
 * ``ucinewgame``, ``bench``, ``setoption name Hash`` and ``setoption name Clear Hash``
   are refused while searching (they touch the search's hash table); other options may
   be set at any time and apply from the next ``go``. ``position`` may be sent at any
@@ -25,7 +25,12 @@ Choices where the protocol is silent:
   the late result is discarded. ``quit`` does the same, then exits.
 * ``go perft N``, ``bench`` and ``eval`` run on the main thread, as in Stockfish, so a
   scripted ``go perft`` always completes; input is read again when they are done.
-* ``stop``/``ponderhit`` with nothing to stop are ignored, as in Stockfish.
+* ``stop``/``ponderhit`` with nothing to stop are ignored, as in Stockfish; ``debug on|off``
+  is accepted and has no effect; command words are case-insensitive.
+* A ``ponderhit`` that arrives before the searcher has reported its first iteration is
+  held back and passed on with that report (the searcher would otherwise lose it).
+* Exit status: 0 after ``quit`` or end of input, 130 after Ctrl-C; a closed stdout
+  silences the engine (no traceback) until ``quit``/end of input.
 """
 
 from __future__ import annotations
