@@ -17,12 +17,12 @@ from engine.tables import BOARD_A, BOARD_B, Move, make_move, move_from, move_pro
 __all__ = [
     "BOARD_A",
     "BOARD_B",
+    "STARTING_FEN",
     "FenError",
     "Move",
     "MoveError",
     "Outcome",
     "Position",
-    "STARTING_FEN",
     "divide",
     "make_move",
     "move_from",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, List, Tuple
+from typing import TYPE_CHECKING
 
 import chess
 
@@ -30,16 +30,16 @@ class FenError(ValueError):
 
 @dataclass
 class ParsedFen:
-    squares: List[int]
+    squares: list[int]
     turn: int
     castling: int
     halfmove: int
     fullmove: int
 
 
-def _split_rank(text: str, rank_no: int) -> List[Tuple[str, bool]]:
+def _split_rank(text: str, rank_no: int) -> list[tuple[str, bool]]:
     """Tokens of one rank: ('n', False) for n empty columns, ('P', on_b)."""
-    tokens: List[Tuple[str, bool]] = []
+    tokens: list[tuple[str, bool]] = []
     i = 0
     while i < len(text):
         ch = text[i]
@@ -64,11 +64,11 @@ def _split_rank(text: str, rank_no: int) -> List[Tuple[str, bool]]:
     return tokens
 
 
-def _width(tokens: List[Tuple[str, bool]]) -> int:
+def _width(tokens: list[tuple[str, bool]]) -> int:
     return sum(int(t) if t.isdigit() else 1 for t, _ in tokens)
 
 
-def _parse_board(text: str) -> List[int]:
+def _parse_board(text: str) -> list[int]:
     ranks = text.split("/")
     if len(ranks) != 8:
         raise FenError(f"board field: expected 8 ranks, got {len(ranks)}")
@@ -95,7 +95,7 @@ def _parse_board(text: str) -> List[int]:
     return squares
 
 
-def _check_board(squares: List[int]) -> None:
+def _check_board(squares: list[int]) -> None:
     for color, name in ((1, "white"), (0, "black")):
         kings = [s for s, p in enumerate(squares) if p and p & 7 == KING and (p >> 3) & 1 == color]
         if not kings:
@@ -107,11 +107,11 @@ def _check_board(squares: List[int]) -> None:
             raise FenError(f"board field: pawn on {chess.SQUARE_NAMES[s]} (rank 1 or 8)")
 
 
-def _parse_castling(text: str, squares: List[int]) -> int:
+def _parse_castling(text: str, squares: list[int]) -> int:
     if text == "-":
         return 0
     rights = 0
-    letters = dict((letter, bit) for bit, letter in CASTLING_LETTERS)
+    letters = {letter: bit for bit, letter in CASTLING_LETTERS}
     for ch in text:
         if ch not in letters:
             raise FenError(f"castling field: bad character {ch!r} in {text!r}")
@@ -168,7 +168,7 @@ def _check_not_in_check(parsed: ParsedFen) -> None:
         raise FenError(f"board field: {side} is in check but it is not {side}'s move")
 
 
-def write_fen(pos: "Position") -> str:
+def write_fen(pos: Position) -> str:
     """The compact FEN of ``pos``, exactly as Fairy-Stockfish writes it."""
     rows = []
     for rank in range(7, -1, -1):

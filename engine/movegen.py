@@ -14,7 +14,7 @@ king (board K):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, List
+from typing import TYPE_CHECKING
 
 from engine.tables import (
     BB_ALL,
@@ -48,7 +48,7 @@ WHITE_RIGHTS = (1, 2)
 BLACK_RIGHTS = (4, 8)
 
 
-def _attacked(bb: List[Bitboard], them: int, s: Square, o: Bitboard) -> Bitboard:
+def _attacked(bb: list[Bitboard], them: int, s: Square, o: Bitboard) -> Bitboard:
     """Pieces of ``them`` among occupancy ``o`` (one board) attacking ``s``."""
     return (
         bb[8 | them]
@@ -63,7 +63,7 @@ def _attacked(bb: List[Bitboard], them: int, s: Square, o: Bitboard) -> Bitboard
     )
 
 
-def legal_moves(pos: "Position", captures_only: bool = False) -> List[Move]:
+def legal_moves(pos: Position, captures_only: bool = False) -> list[Move]:
     """All legal moves, or only the captures and promotions.
 
     >>> from engine.position import Position
@@ -114,7 +114,7 @@ def legal_moves(pos: "Position", captures_only: bool = False) -> List[Move]:
         k_mask = BB_ALL
         y_mask = BB_ALL
 
-    moves: List[Move] = []
+    moves: list[Move] = []
     append = moves.append
     targets_ab = (occ_them & occ_ab[0], occ_them & occ_ab[1])
     if not captures_only:
@@ -216,7 +216,7 @@ def _safe_from_k(
 
 
 def _castling(
-    pos: "Position", moves: List[Move], us: int, them: int, ksq: Square, kb: int, occ_k: Bitboard, occ_y: Bitboard
+    pos: Position, moves: list[Move], us: int, them: int, ksq: Square, kb: int, occ_k: Bitboard, occ_y: Bitboard
 ) -> None:
     sq = pos.sq
     bb = pos.bb

@@ -7,7 +7,6 @@
 
 from __future__ import annotations
 
-from typing import List, Tuple
 
 from engine.movegen import legal_moves
 from engine.position import Position
@@ -33,7 +32,7 @@ def perft(pos: Position, depth: int) -> int:
     return nodes
 
 
-def divide(pos: Position, depth: int) -> List[Tuple[str, int]]:
+def divide(pos: Position, depth: int) -> list[tuple[str, int]]:
     """``(uci, nodes)`` for each legal move, in generation order."""
     from engine.notation import move_to_uci
 

@@ -11,9 +11,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional, Tuple
 
-import chess
 
 from engine import movegen
 from engine.tables import (
@@ -47,7 +45,7 @@ STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 # One undo record: move, moved piece, captured piece, bitboards before, castling,
 # halfmove clock and key before the move.
-Undo = Tuple[Move, Piece, Piece, List[Bitboard], int, int, int]
+Undo = tuple[Move, Piece, Piece, list[Bitboard], int, int, int]
 
 
 @dataclass(frozen=True)
@@ -55,7 +53,7 @@ class Outcome:
     """How a game ended: ``result`` is ``1-0``, ``0-1`` or ``1/2-1/2``."""
 
     termination: str  # checkmate, stalemate, fifty-move rule, threefold repetition, bare kings
-    winner: Optional[bool]  # chess.WHITE, chess.BLACK or None for a draw
+    winner: bool | None  # chess.WHITE, chess.BLACK or None for a draw
 
     @property
     def result(self) -> str:
@@ -72,23 +70,23 @@ class Position:
     (white) or 0 (black).
     """
 
-    __slots__ = ("sq", "bb", "turn", "castling", "halfmove", "fullmove", "key", "stack")
+    __slots__ = ("bb", "castling", "fullmove", "halfmove", "key", "sq", "stack", "turn")
 
-    def __init__(self, fen: Optional[str] = STARTING_FEN) -> None:
-        self.sq: List[Piece] = [0] * 64
-        self.bb: List[Bitboard] = [0] * BB_LEN
+    def __init__(self, fen: str | None = STARTING_FEN) -> None:
+        self.sq: list[Piece] = [0] * 64
+        self.bb: list[Bitboard] = [0] * BB_LEN
         self.turn = 1
         self.castling = 0
         self.halfmove = 0
         self.fullmove = 1
         self.key = 0
-        self.stack: List[Undo] = []
+        self.stack: list[Undo] = []
         if fen is not None:
             self.set_fen(fen)
 
     # ----------------------------------------------------------------- setup
     @classmethod
-    def from_fen(cls, fen: str) -> "Position":
+    def from_fen(cls, fen: str) -> Position:
         """Parse a compact or 16-wide FEN; raises ``engine.fen.FenError``."""
         return cls(fen)
 
@@ -130,7 +128,7 @@ class Position:
                 key ^= ZOBRIST[p][s]
         return key
 
-    def copy(self) -> "Position":
+    def copy(self) -> Position:
         """An independent copy, history included."""
         other = Position(None)
         other.sq = self.sq[:]
@@ -233,18 +231,18 @@ class Position:
         self.turn ^= 1
 
     @property
-    def move_stack(self) -> List[Move]:
+    def move_stack(self) -> list[Move]:
         return [u[0] for u in self.stack]
 
     # ------------------------------------------------------------- queries
-    def piece_at(self, s: Square) -> Optional[Tuple[int, bool, int]]:
+    def piece_at(self, s: Square) -> tuple[int, bool, int] | None:
         """``(piece type, colour, board)`` of the piece on ``s``, or ``None``."""
         p = self.sq[s]
         if not p:
             return None
         return p & 7, bool(p & 8), p >> 4
 
-    def board_of(self, s: Square) -> Optional[int]:
+    def board_of(self, s: Square) -> int | None:
         """0 (A) or 1 (B) for an occupied square, else ``None``."""
         p = self.sq[s]
         return p >> 4 if p else None
@@ -283,10 +281,10 @@ class Position:
     def in_check(self) -> bool:
         return bool(self.checkers_mask())
 
-    def legal_moves(self) -> List[Move]:
+    def legal_moves(self) -> list[Move]:
         return movegen.legal_moves(self)
 
-    def captures(self) -> List[Move]:
+    def captures(self) -> list[Move]:
         """Legal captures and promotions only."""
         return movegen.legal_moves(self, True)
 
@@ -329,7 +327,7 @@ class Position:
     def is_fifty_moves(self) -> bool:
         return self.halfmove >= 100
 
-    def outcome(self) -> Optional[Outcome]:
+    def outcome(self) -> Outcome | None:
         """The result if the game is over (mate first, then draws), else ``None``."""
         if not movegen.legal_moves(self):
             if self.in_check():

@@ -24,7 +24,6 @@ it lacks: the squares strictly between two squares and the Zobrist keys.
 from __future__ import annotations
 
 import random
-from typing import List
 
 import chess
 
@@ -80,7 +79,7 @@ def move_promotion(move: Move) -> int:
     return move >> 12
 
 
-def _between_table() -> List[List[Bitboard]]:
+def _between_table() -> list[list[Bitboard]]:
     table = [[0] * 64 for _ in range(64)]
     for a in range(64):
         for b in range(64):
@@ -89,12 +88,12 @@ def _between_table() -> List[List[Bitboard]]:
 
 
 # BETWEEN[a][b]: squares strictly between a and b on a common line, else 0.
-BETWEEN: List[List[Bitboard]] = _between_table()
+BETWEEN: list[list[Bitboard]] = _between_table()
 
-KNIGHT_ATTACKS: List[Bitboard] = list(chess.BB_KNIGHT_ATTACKS)
-KING_ATTACKS: List[Bitboard] = list(chess.BB_KING_ATTACKS)
+KNIGHT_ATTACKS: list[Bitboard] = list(chess.BB_KNIGHT_ATTACKS)
+KING_ATTACKS: list[Bitboard] = list(chess.BB_KING_ATTACKS)
 # PAWN_ATTACKS[colour][sq]: squares a pawn of that colour on sq attacks.
-PAWN_ATTACKS: List[List[Bitboard]] = [list(chess.BB_PAWN_ATTACKS[0]), list(chess.BB_PAWN_ATTACKS[1])]
+PAWN_ATTACKS: list[list[Bitboard]] = [list(chess.BB_PAWN_ATTACKS[0]), list(chess.BB_PAWN_ATTACKS[1])]
 DIAG_MASKS = list(chess.BB_DIAG_MASKS)
 FILE_MASKS = list(chess.BB_FILE_MASKS)
 RANK_MASKS = list(chess.BB_RANK_MASKS)
@@ -102,8 +101,8 @@ DIAG_ATTACKS = list(chess.BB_DIAG_ATTACKS)
 FILE_ATTACKS = list(chess.BB_FILE_ATTACKS)
 RANK_ATTACKS = list(chess.BB_RANK_ATTACKS)
 # Empty-board slider reach, to find the sliders that line up with a king.
-DIAG_RAYS: List[Bitboard] = [DIAG_ATTACKS[s][0] for s in range(64)]
-ORTHO_RAYS: List[Bitboard] = [FILE_ATTACKS[s][0] | RANK_ATTACKS[s][0] for s in range(64)]
+DIAG_RAYS: list[Bitboard] = [DIAG_ATTACKS[s][0] for s in range(64)]
+ORTHO_RAYS: list[Bitboard] = [FILE_ATTACKS[s][0] | RANK_ATTACKS[s][0] for s in range(64)]
 
 
 def diag_attacks(sq: Square, occupied: Bitboard) -> Bitboard:
@@ -125,7 +124,7 @@ CASTLES = {
     CASTLE_BQ: (chess.E8, chess.C8, chess.A8, chess.D8, chess.BB_B8 | chess.BB_C8 | chess.BB_D8, (chess.D8, chess.C8)),
 }
 # CASTLING_KEEP[sq]: rights that survive a move from or to sq.
-CASTLING_KEEP: List[int] = [15] * 64
+CASTLING_KEEP: list[int] = [15] * 64
 CASTLING_KEEP[chess.E1] = 15 & ~(CASTLE_WK | CASTLE_WQ)
 CASTLING_KEEP[chess.H1] = 15 & ~CASTLE_WK
 CASTLING_KEEP[chess.A1] = 15 & ~CASTLE_WQ
@@ -143,6 +142,6 @@ CASTLE_ROOK = {
 # Zobrist keys: one per (piece code, square), so the board of every piece is in
 # the key; fixed seed so keys (and bench) are the same on every run.
 _rng = random.Random(0xA11CE)
-ZOBRIST: List[List[int]] = [[_rng.getrandbits(64) for _ in range(64)] for _ in range(32)]
+ZOBRIST: list[list[int]] = [[_rng.getrandbits(64) for _ in range(64)] for _ in range(32)]
 ZOBRIST_SIDE: int = _rng.getrandbits(64)  # xored in when white is to move
-ZOBRIST_CASTLING: List[int] = [_rng.getrandbits(64) for _ in range(16)]
+ZOBRIST_CASTLING: list[int] = [_rng.getrandbits(64) for _ in range(16)]
