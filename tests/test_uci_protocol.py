@@ -6,7 +6,8 @@ from __future__ import annotations
 import io
 import threading
 import time
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import pytest
 

@@ -15,9 +15,9 @@ uci.options.OptionError: Hash: 4096 is out of range 1..1024
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Callable, Union
+from collections.abc import Callable
 
-Value = Union[int, bool, str, None]
+Value = int | bool | str | None
 OnChange = Callable[[Value], None]
 
 

@@ -39,7 +39,8 @@ import sys
 import threading
 import traceback
 from collections.abc import Sequence
-from typing import Callable, ClassVar, Optional, TextIO
+from typing import ClassVar, TextIO
+from collections.abc import Callable
 
 from engine import STARTING_FEN, FenError, Move, MoveError, Position, move_to_uci, parse_uci, perft
 from search.limits import Iteration, Limits, Result
@@ -72,7 +73,7 @@ def engine_version() -> str:
         from importlib.metadata import version
 
         return version("alice-engine")
-    except Exception:  # noqa: BLE001 - not installed: any failure means "no version"
+    except Exception:
         return "dev"
 
 
@@ -148,7 +149,7 @@ class Job:
         return self.thread is not None and self.thread.is_alive()
 
 
-Handler = Callable[["UciEngine", list[str]], Optional[bool]]
+Handler = Callable[["UciEngine", list[str]], bool | None]
 
 
 class UciEngine:
@@ -185,7 +186,7 @@ class UciEngine:
             return handler(self, args) is not False
         except (CommandError, OptionError) as exc:
             self.error(str(exc))
-        except Exception as exc:  # noqa: BLE001 - a bug: report it on one line, keep serving
+        except Exception as exc:
             traceback.print_exc(file=sys.stderr)
             self.error(f"internal: {command}: {type(exc).__name__}: {exc}")
         return True
@@ -346,7 +347,7 @@ class UciEngine:
         def run() -> None:
             try:
                 target()
-            except Exception as exc:  # noqa: BLE001 - never let a worker die silently
+            except Exception as exc:
                 traceback.print_exc(file=sys.stderr)
                 self.error(f"internal: worker: {type(exc).__name__}: {exc}")
 
@@ -359,7 +360,7 @@ class UciEngine:
                 result = self.searcher.search(job.root.copy(), limits, job.stop, lambda it: self._on_iteration(job, it))
             else:
                 self.out.send("info depth 0 score " + ("mate 0" if job.root.in_check() else "cp 0"))
-        except Exception as exc:  # noqa: BLE001 - a failed search still owes a bestmove
+        except Exception as exc:
             traceback.print_exc(file=sys.stderr)
             with job.lock:
                 if not job.answered:
