@@ -1,0 +1,150 @@
+"""Time controls as cutechess-cli writes them, and the clock the runner keeps.
+
+``tc=[moves/]time[+increment]`` with ``time`` in seconds or ``minutes:seconds``
+(``40/60+0.6``, ``10+0.1``, ``1:30+1``, ``inf``); ``st=SECONDS`` (fixed time per move),
+``nodes=N``, ``depth=N`` and ``timemargin=MS`` complete a player's limits.
+
+>>> parse_tc("40/60+0.6")
+TimeControl(moves=40, base_ms=60000, inc_ms=600, infinite=False)
+>>> str(parse_tc("1:30+1"))
+'90+1'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_TC_RE = re.compile(r"^(?:(\d+)/)?(?:(\d+):)?(\d+(?:\.\d*)?|\.\d+)(?:\+(\d+(?:\.\d*)?|\.\d+))?$")
+
+
+class TcError(ValueError):
+    """A time control or limit that cannot be read."""
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """A clock: ``moves`` per period (0: the whole game), ``base_ms`` per period, ``inc_ms`` per move."""
+
+    moves: int = 0
+    base_ms: int = 0
+    inc_ms: int = 0
+    infinite: bool = False
+
+    def __str__(self) -> str:
+        if self.infinite:
+            return "inf"
+        text = f"{self.moves}/" if self.moves else ""
+        text += _seconds(self.base_ms)
+        if self.inc_ms:
+            text += "+" + _seconds(self.inc_ms)
+        return text
+
+
+def _seconds(ms: int) -> str:
+    return str(ms // 1000) if ms % 1000 == 0 else f"{ms / 1000:g}"
+
+
+def parse_tc(text: str) -> TimeControl:
+    """Read ``[moves/]time[+increment]`` or ``inf``; raises ``TcError``."""
+    text = text.strip()
+    if text in ("inf", "infinite"):
+        return TimeControl(infinite=True)
+    match = _TC_RE.match(text)
+    if not match:
+        raise TcError(f"bad time control {text!r}: expected [moves/]time[+increment], e.g. 40/60+0.6 or 10+0.1")
+    moves, minutes, seconds, inc = match.groups()
+    base = float(seconds) + 60 * int(minutes or 0)
+    tc = TimeControl(
+        moves=int(moves or 0),
+        base_ms=round(base * 1000),
+        inc_ms=round(float(inc or 0) * 1000),
+    )
+    if moves is not None and tc.moves <= 0:
+        raise TcError(f"bad time control {text!r}: the number of moves must be positive")
+    if tc.base_ms <= 0 and tc.inc_ms <= 0:
+        raise TcError(f"bad time control {text!r}: no time at all")
+    return tc
+
+
+def parse_seconds(text: str, what: str) -> int:
+    """Seconds (``st=1.5``) to milliseconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise TcError(f"bad {what} {text!r}: expected seconds") from None
+    if value <= 0:
+        raise TcError(f"bad {what} {text!r}: must be positive")
+    return round(value * 1000)
+
+
+def parse_count(text: str, what: str) -> int:
+    if not re.fullmatch(r"\d+", text) or int(text) <= 0:
+        raise TcError(f"bad {what} {text!r}: expected a positive integer")
+    return int(text)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Everything that bounds one player's thinking (any combination; at least one)."""
+
+    tc: TimeControl | None = None
+    movetime_ms: int | None = None  # st=
+    nodes: int | None = None
+    depth: int | None = None
+    margin_ms: int = 0  # timemargin=: the overrun tolerated before a time forfeit
+
+    def has_clock(self) -> bool:
+        return self.tc is not None and not self.tc.infinite
+
+    def pgn_tag(self) -> str:
+        """The PGN ``TimeControl`` value: ``40/60+0.6``, ``10+0.1``, ``1/5`` (st=5), ``-`` otherwise."""
+        if self.has_clock():
+            return str(self.tc)
+        if self.movetime_ms is not None:
+            return "1/" + _seconds(self.movetime_ms)
+        return "-"
+
+    def describe(self) -> str:
+        parts = []
+        if self.tc is not None:
+            parts.append(f"tc={self.tc}")
+        if self.movetime_ms is not None:
+            parts.append(f"st={_seconds(self.movetime_ms)}")
+        if self.nodes is not None:
+            parts.append(f"nodes={self.nodes}")
+        if self.depth is not None:
+            parts.append(f"depth={self.depth}")
+        return " ".join(parts) or "none"
+
+
+@dataclass
+class Clock:
+    """One player's clock under a ``TimeControl``: time left, moves to the next control."""
+
+    tc: TimeControl
+    left_ms: int = 0
+    moves_made: int = 0
+    history: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.left_ms = self.tc.base_ms
+
+    def moves_to_go(self) -> int | None:
+        """Moves until the next time control (``movestogo``), or ``None`` in sudden death."""
+        if not self.tc.moves:
+            return None
+        return self.tc.moves - self.moves_made % self.tc.moves
+
+    def spend(self, elapsed_ms: int, margin_ms: int = 0) -> bool:
+        """Charge one move; ``False`` if the flag fell (more than ``margin_ms`` over)."""
+        self.history.append(elapsed_ms)
+        self.left_ms -= elapsed_ms
+        if self.left_ms + margin_ms < 0:
+            return False
+        self.left_ms = max(self.left_ms, 0)
+        self.moves_made += 1
+        self.left_ms += self.tc.inc_ms
+        if self.tc.moves and self.moves_made % self.tc.moves == 0:
+            self.left_ms += self.tc.base_ms
+        return True

@@ -1,0 +1,337 @@
+"""One UCI engine process: start, handshake, options, ``go`` with a deadline, stop, kill.
+
+A reader thread timestamps every line the engine prints and queues it, so the runner can
+wait for ``bestmove`` with a deadline and measure thinking time from the moment ``go``
+was written to the moment ``bestmove`` was read. A process that exits (or closes its
+output) is *disconnected*; one that does not answer in time is *stalled*.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import shlex
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable, TextIO
+
+VARIANT = "alice"
+
+
+class EngineError(RuntimeError):
+    """The engine could not be started or broke the protocol badly."""
+
+
+class Disconnected(EngineError):
+    """The engine process exited or closed its output."""
+
+
+class Stalled(EngineError):
+    """The engine did not answer within the allowed time."""
+
+
+@dataclass
+class EngineConfig:
+    """How to run one engine (``-engine`` / ``-each`` settings)."""
+
+    cmd: str
+    name: str | None = None
+    args: list[str] = field(default_factory=list)
+    dir: str | None = None
+    options: dict[str, str] = field(default_factory=dict)
+    restart: bool = False  # a fresh process for every game
+
+    def argv(self) -> list[str]:
+        """The command line: ``cmd`` (split like a shell when it has spaces and is no file) plus ``arg=`` values."""
+        cmd = self.cmd
+        if os.path.exists(cmd) or (self.dir and os.path.exists(os.path.join(self.dir, cmd))):
+            base = [cmd]
+        else:
+            base = shlex.split(cmd)
+        return base + list(self.args)
+
+
+@dataclass
+class Info:
+    """The last search report before ``bestmove``: score (cp, mate in moves) and depth."""
+
+    cp: int | None = None
+    mate: int | None = None
+    depth: int | None = None
+    nodes: int | None = None
+
+    def score_cp(self) -> int | None:
+        """Score in centipawns, mates as +-(30000 - plies) like cutechess adjudication expects."""
+        if self.mate is not None:
+            return 30000 - abs(self.mate) if self.mate > 0 else -(30000 - abs(self.mate))
+        return self.cp
+
+    def pgn_text(self) -> str:
+        """``+0.35/12`` or ``+M3/12`` / ``-M2/9`` (cutechess comment style)."""
+        if self.mate is not None:
+            score = ("+M" if self.mate > 0 else "-M") + str(abs(self.mate))
+        elif self.cp is not None:
+            score = f"{self.cp / 100:+.2f}"
+        else:
+            return ""
+        return score + (f"/{self.depth}" if self.depth is not None else "")
+
+
+def parse_info(line: str, info: Info) -> None:
+    """Update ``info`` from one ``info ...`` line (score, depth, nodes); ignores the rest."""
+    tokens = line.split()
+    i = 1
+    while i < len(tokens):
+        tok = tokens[i]
+        if tok == "string":
+            return
+        if tok in ("depth", "nodes") and i + 1 < len(tokens):
+            try:
+                setattr(info, tok, int(tokens[i + 1]))
+            except ValueError:
+                pass
+            i += 2
+        elif tok == "score" and i + 2 < len(tokens):
+            try:
+                value = int(tokens[i + 2])
+            except ValueError:
+                value = None
+            if value is not None and tokens[i + 1] == "cp":
+                info.cp, info.mate = value, None
+            elif value is not None and tokens[i + 1] == "mate":
+                info.mate, info.cp = value, None
+            i += 3
+        elif tok == "pv":
+            return
+        else:
+            i += 1
+
+
+@dataclass
+class SearchResult:
+    """What came back from one ``go``."""
+
+    move: str  # the bestmove token, as sent
+    elapsed_ms: int
+    info: Info
+
+
+class UciProcess:
+    """A running UCI engine. All waits take a timeout in seconds and raise ``Stalled``."""
+
+    def __init__(
+        self, config: EngineConfig, log: Callable[[str], None] | None = None, stderr: TextIO | None = None
+    ) -> None:
+        self.config = config
+        self.log = log
+        self.id_name: str | None = None
+        self.options: dict[str, str] = {}  # name -> type line
+        self._lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
+        self._proc: subprocess.Popen[str] | None = None
+        self._stderr = stderr
+        self._reader: threading.Thread | None = None
+        self._write_lock = threading.Lock()
+
+    # -------------------------------------------------------------- process
+    @property
+    def name(self) -> str:
+        return self.config.name or self.id_name or os.path.basename(self.config.argv()[0])
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc else None
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Launch, ``uci`` handshake, ``UCI_Variant alice`` if offered, the configured options, ``isready``."""
+        argv = self.config.argv()
+        try:
+            self._proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._stderr if self._stderr is not None else subprocess.DEVNULL,
+                cwd=self.config.dir or None,
+                text=True,
+                bufsize=1,
+            )
+        except OSError as error:
+            raise EngineError(f"cannot start engine {argv!r}: {error}") from None
+        self._lines = queue.Queue()
+        self._reader = threading.Thread(target=self._read, args=(self._proc, self._lines), daemon=True)
+        self._reader.start()
+        self.send("uci")
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self._next_line(deadline, "uciok")
+            if line.startswith("id name "):
+                self.id_name = line[len("id name ") :].strip()
+            elif line.startswith("option name "):
+                rest = line[len("option name ") :]
+                name = rest.split(" type ")[0].strip()
+                self.options[name] = rest
+            elif line.strip() == "uciok":
+                break
+        if "UCI_Variant" in self.options:
+            self.setoption("UCI_Variant", VARIANT)
+        elif self.log:
+            self.log(f"warning: engine {self.name} offers no UCI_Variant option; assuming it plays Alice chess")
+        for key, value in self.config.options.items():
+            self.setoption(key, value)
+        self.isready(timeout)
+
+    @staticmethod
+    def _read(proc: subprocess.Popen[str], lines: queue.Queue[tuple[float, str | None]]) -> None:
+        assert proc.stdout is not None
+        try:
+            for line in proc.stdout:
+                lines.put((time.monotonic(), line.rstrip("\r\n")))
+        except (OSError, ValueError):
+            pass
+        lines.put((time.monotonic(), None))
+
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    def send(self, line: str) -> None:
+        if self.log:
+            self.log(f"{self.name} <  {line}")
+        proc = self._proc
+        if proc is None or proc.stdin is None:
+            raise Disconnected(f"engine {self.name} is not running")
+        try:
+            with self._write_lock:
+                proc.stdin.write(line + "\n")
+                proc.stdin.flush()
+        except (OSError, ValueError):
+            raise Disconnected(f"engine {self.name} closed its input") from None
+
+    def _next_line(self, deadline: float | None, waiting_for: str) -> str:
+        stamped = self._next_stamped(deadline, waiting_for)
+        return stamped[1]
+
+    def _next_stamped(self, deadline: float | None, waiting_for: str) -> tuple[float, str]:
+        while True:
+            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                stamp, line = self._lines.get(timeout=timeout)
+            except queue.Empty:
+                raise Stalled(f"engine {self.name} did not send {waiting_for} in time") from None
+            if line is None:
+                self._lines.put((stamp, None))  # stay disconnected for later waits
+                raise Disconnected(f"engine {self.name} disconnected while waiting for {waiting_for}")
+            if self.log:
+                self.log(f"{self.name} >  {line}")
+            return stamp, line
+
+    # ------------------------------------------------------------- commands
+    def setoption(self, name: str, value: str) -> None:
+        if name not in self.options and self.log:
+            self.log(f"warning: engine {self.name} has no option {name!r}; sending it anyway")
+        if value == "" and "type button" in self.options.get(name, ""):
+            self.send(f"setoption name {name}")
+        else:
+            self.send(f"setoption name {name} value {value}")
+
+    def isready(self, timeout: float) -> None:
+        self.send("isready")
+        deadline = time.monotonic() + timeout
+        while self._next_line(deadline, "readyok").strip() != "readyok":
+            pass
+
+    def new_game(self, timeout: float) -> None:
+        self.send("ucinewgame")
+        self.isready(timeout)
+
+    def position(self, start_fen: str | None, moves: list[str]) -> None:
+        text = "position startpos" if start_fen is None else f"position fen {start_fen}"
+        if moves:
+            text += " moves " + " ".join(moves)
+        self.send(text)
+
+    def go(self, go_args: str, timeout: float | None) -> SearchResult:
+        """Send ``go <args>`` and wait for ``bestmove`` until ``timeout`` seconds pass."""
+        # Stale lines (a late bestmove of an earlier search) must not answer this go.
+        self._drain()
+        started = time.monotonic()
+        self.send(f"go {go_args}".strip())
+        deadline = None if timeout is None else started + timeout
+        info = Info()
+        while True:
+            stamp, line = self._next_stamped(deadline, "bestmove")
+            if line.startswith("info "):
+                parse_info(line, info)
+            elif line.startswith("bestmove"):
+                tokens = line.split()
+                move = tokens[1] if len(tokens) > 1 else ""
+                return SearchResult(move, round((stamp - started) * 1000), info)
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                stamp, line = self._lines.get_nowait()
+            except queue.Empty:
+                return
+            if line is None:
+                self._lines.put((stamp, None))
+                return
+            if self.log:
+                self.log(f"{self.name} >  {line} (discarded)")
+
+    def stop_search(self, timeout: float) -> bool:
+        """``stop`` and wait for the ``bestmove``; ``False`` if none came (or the engine is gone)."""
+        try:
+            self.send("stop")
+            deadline = time.monotonic() + timeout
+            while not self._next_line(deadline, "bestmove").startswith("bestmove"):
+                pass
+            return True
+        except EngineError:
+            return False
+
+    def quit(self, timeout: float = 2.0) -> None:
+        """``quit``; kill the process if it has not exited after ``timeout`` seconds."""
+        proc = self._proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            try:
+                self.send("quit")
+            except EngineError:
+                pass
+            try:
+                proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self._close()
+
+    def kill(self) -> None:
+        """End the process at once (it hangs or misbehaves)."""
+        proc = self._proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            if self.log:
+                self.log(f"killing engine {self.name} (pid {proc.pid})")
+            proc.kill()
+            try:
+                proc.wait(5)
+            except subprocess.TimeoutExpired:
+                print(f"warning: engine {self.name} (pid {proc.pid}) survived kill", file=sys.stderr)
+        self._close()
+
+    def _close(self) -> None:
+        proc = self._proc
+        if proc is None:
+            return
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        if self._reader is not None:
+            self._reader.join(1.0)
+        self._proc = None

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Scripted UCI engines for the match-runner tests (built on ``alice_match.players.MiniEngine``).
+
+    scripted.py first [--suffix]    the first legal move (with /A /B when --suffix)
+    scripted.py random SEED         a seeded random legal move
+    scripted.py greedy SEED         the greedy reference player, seeded
+    scripted.py illegal N           a well-formed illegal move at its N-th go of a game
+    scripted.py badsuffix N         a legal move with the wrong board suffix at its N-th go
+    scripted.py slow N SECONDS      sleeps SECONDS before answering its N-th go
+    scripted.py crash N             exits without answering its N-th go
+    scripted.py hang N              never answers its N-th go, nor stop (nor anything after)
+    scripted.py nouci               never answers uci
+    scripted.py novariant           plays the first legal move but offers no UCI_Variant option
+
+Go counts restart at every ``ucinewgame``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+for _path in (ROOT, os.path.join(ROOT, "scripts")):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
+
+import chess  # noqa: E402
+
+from alice_match.players import GreedyPlayer, MiniEngine  # noqa: E402
+from engine import Position, move_to_uci  # noqa: E402
+
+
+class Scripted(MiniEngine):
+    name = "scripted"
+
+    def __init__(self, mode: str, args: list[str]) -> None:
+        super().__init__()
+        self.mode = mode
+        self.args = args
+        self.gos = 0
+        self.hung = False
+        self.name = f"scripted-{mode}"
+        if mode in ("random", "greedy"):
+            self.rng = random.Random(int(args[0]))
+
+    def options(self) -> list[str]:
+        return [] if self.mode == "novariant" else super().options()
+
+    def handle(self, line: str) -> bool:
+        if self.hung:
+            return True  # deaf to everything, quit included
+        if self.mode == "nouci" and line.strip() == "uci":
+            return True
+        if line.strip() == "ucinewgame":
+            self.gos = 0
+        return super().handle(line)
+
+    def choose(self, pos: Position) -> int:
+        if self.mode == "random":
+            return self.rng.choice(sorted(pos.legal_moves()))
+        if self.mode == "greedy":
+            return GreedyPlayer.choose(self, pos)  # type: ignore[arg-type]
+        return pos.legal_moves()[0]
+
+    def go(self, args: list[str]) -> None:
+        self.gos += 1
+        trigger = self.mode in ("illegal", "badsuffix", "slow", "crash", "hang") and self.gos == int(self.args[0])
+        if trigger and self.mode == "crash":
+            os._exit(3)
+        if trigger and self.mode == "hang":
+            self.hung = True
+            return
+        if trigger and self.mode == "slow":
+            time.sleep(float(self.args[1]))
+        if trigger and self.mode == "illegal":
+            self.send(f"bestmove {illegal_move(self.pos)}")
+            return
+        if trigger and self.mode == "badsuffix":
+            m = self.pos.legal_moves()[0]
+            right = move_to_uci(self.pos, m, suffix=True)
+            self.send(f"bestmove {right[:-1]}{'A' if right.endswith('B') else 'B'}")
+            return
+        if self.mode == "first" and "--suffix" in self.args:
+            legal = self.pos.legal_moves()
+            if legal:
+                self.send(f"bestmove {move_to_uci(self.pos, self.choose(self.pos), suffix=True)}")
+                return
+        super().go(args)
+
+
+def illegal_move(pos: Position) -> str:
+    """A well-formed move of one of our pieces that is not legal here."""
+    legal = set(pos.legal_moves())
+    for s in range(64):
+        p = pos.sq[s]
+        if not p or (p >> 3) & 1 != pos.turn:
+            continue
+        for d in range(64):
+            if d != s and (s | d << 6) not in legal and not (p & 7 == chess.PAWN and chess.square_rank(d) in (0, 7)):
+                return chess.SQUARE_NAMES[s] + chess.SQUARE_NAMES[d]
+    raise AssertionError("no illegal move found")
+
+
+if __name__ == "__main__":
+    Scripted(sys.argv[1], sys.argv[2:]).run()
