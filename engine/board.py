@@ -26,7 +26,8 @@ Move.from_uci('e2e4')
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Mapping
-from typing import Callable, ClassVar
+from typing import ClassVar
+from collections.abc import Callable
 
 import chess
 import chess.variant
@@ -291,7 +292,7 @@ class AliceBoard(chess.Board):
             self.castling_rights = chess.BB_EMPTY
             self.clear_stack()
             return
-        letters = {letter: bb for letter, bb in zip("KQkq", (chess.BB_H1, chess.BB_A1, chess.BB_H8, chess.BB_A8))}
+        letters = dict(zip("KQkq", (chess.BB_H1, chess.BB_A1, chess.BB_H8, chess.BB_A8)))
         if not castling_fen or any(ch not in letters for ch in castling_fen):
             raise ValueError(f"invalid castling fen for Alice chess: {castling_fen!r}")
         self.castling_rights = sum(letters[ch] for ch in set(castling_fen))

@@ -35,7 +35,7 @@ for _path in (os.path.dirname(HERE), HERE):
         sys.path.insert(0, _path)
 
 
-from engine import Position, move_to_san, move_to_uci
+from engine import Position, move_to_san, move_to_uci  # noqa: E402
 
 SEED = 2026
 COUNT = 300

@@ -9,7 +9,7 @@ for path in (os.path.dirname(HERE), HERE):
     if path not in sys.path:
         sys.path.insert(0, path)
 
-from alice_match.cli import main
+from alice_match.cli import main  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -80,11 +80,11 @@ class Score:
             self.draws += 1
 
 
-def score_line(a: str, b: str, w: int, l: int, d: int) -> str:
+def score_line(a: str, b: str, w: int, losses: int, d: int) -> str:
     """``Score of A vs B: 3 - 1 - 2  [0.667] 6``."""
-    n = w + l + d
+    n = w + losses + d
     pct = (w + d / 2) / n if n else 0.0
-    return f"{a} vs {b}: {w} - {l} - {d}  [{pct:.3f}] {n}"
+    return f"{a} vs {b}: {w} - {losses} - {d}  [{pct:.3f}] {n}"
 
 
 class Match:

@@ -110,7 +110,7 @@ def parse_epd_line(line: str, where: str = "EPD") -> Opening:
         elif opcode == "id":
             name = operand.strip('"')
         at = match.end()
-    fen = " ".join(fields[:4] + [halfmove, fullmove])
+    fen = " ".join([*fields[:4], halfmove, fullmove])
     return _checked(fen, [], where, name)
 
 

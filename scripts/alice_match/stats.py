@@ -36,9 +36,9 @@ class Elo:
             self.mu = 0.5
             self.stdev = 0.0
             return
-        w, l, d = wins / n, losses / n, draws / n
+        w, lo, d = wins / n, losses / n, draws / n
         self.mu = w + d / 2.0
-        dev = w * (1.0 - self.mu) ** 2 + l * (0.0 - self.mu) ** 2 + d * (0.5 - self.mu) ** 2
+        dev = w * (1.0 - self.mu) ** 2 + lo * (0.0 - self.mu) ** 2 + d * (0.5 - self.mu) ** 2
         self.stdev = math.sqrt(dev) / math.sqrt(n)
 
     def diff(self) -> float:
@@ -124,9 +124,9 @@ class Sprt:
         if wins <= 0 or losses <= 0 or draws <= 0:
             return 0.0
         n = wins + losses + draws
-        w, l = wins / n, losses / n
+        w, lo = wins / n, losses / n
         # The sample's draw Elo, and the scale that turns (logistic) Elo into BayesElo.
-        draw_elo = 200.0 * math.log10((1.0 - l) / l * (1.0 - w) / w)
+        draw_elo = 200.0 * math.log10((1.0 - lo) / lo * (1.0 - w) / w)
         x = 10.0 ** (-draw_elo / 400.0)
         scale = 4.0 * x / ((1.0 + x) ** 2)
         p0 = _bayes_probs(self.elo0 / scale, draw_elo)

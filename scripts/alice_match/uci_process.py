@@ -16,7 +16,8 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable, TextIO
+from typing import TextIO
+from collections.abc import Callable
 
 VARIANT = "alice"
 
