@@ -19,14 +19,14 @@ import os
 import statistics
 import sys
 import time
-from typing import Callable, List, Optional, Sequence, Tuple
+from collections.abc import Callable, Sequence
 
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import chess  # noqa: E402
+import chess
 
-from engine import Position, perft  # noqa: E402
+from engine import Position, perft
 
 REQUIRED_RATIO = 0.5
 
@@ -43,24 +43,24 @@ def chess_perft(board: chess.Board, depth: int) -> int:
     return nodes
 
 
-def alice_round(depth: int) -> Tuple[int, float]:
+def alice_round(depth: int) -> tuple[int, float]:
     pos = Position()
     start = time.perf_counter()
     nodes = perft(pos, depth)
     return nodes, time.perf_counter() - start
 
 
-def chess_round(depth: int) -> Tuple[int, float]:
+def chess_round(depth: int) -> tuple[int, float]:
     board = chess.Board()
     start = time.perf_counter()
     nodes = chess_perft(board, depth)
     return nodes, time.perf_counter() - start
 
 
-def run(depth: int, rounds: int, report: Callable[[str], None] = print) -> Tuple[float, float]:
+def run(depth: int, rounds: int, report: Callable[[str], None] = print) -> tuple[float, float]:
     """Median nodes per second of (ours, python-chess) over interleaved rounds."""
-    ours: List[float] = []
-    theirs: List[float] = []
+    ours: list[float] = []
+    theirs: list[float] = []
     for i in range(1, rounds + 1):
         for name, fn, out in (("alice", alice_round, ours), ("python-chess", chess_round, theirs)):
             nodes, elapsed = fn(depth)
@@ -69,7 +69,7 @@ def run(depth: int, rounds: int, report: Callable[[str], None] = print) -> Tuple
     return statistics.median(ours), statistics.median(theirs)
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench_movegen.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--depth", type=int, default=4, help="perft depth for both (default 4)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds each (default 3)")

@@ -17,16 +17,16 @@ import argparse
 import os
 import sys
 import time
-from typing import List, Optional, Sequence
+from collections.abc import Sequence
 
 if __package__ in (None, ""):
     # Run as a file: make the checkout's packages importable without installing.
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from engine import STARTING_FEN, FenError, Position, divide, perft  # noqa: E402
+from engine import STARTING_FEN, FenError, Position, divide, perft
 
 
-def _parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
+def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="perft.py",
         usage="%(prog)s FEN DEPTH [--divide]",
@@ -35,7 +35,7 @@ def _parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     parser.add_argument("words", nargs="+", metavar="FEN DEPTH", help="a FEN (or 'startpos') followed by the depth")
     parser.add_argument("--divide", action="store_true", help="print the node count below each legal move")
     args = parser.parse_args(argv)
-    words: List[str] = args.words
+    words: list[str] = args.words
     if len(words) < 2:
         parser.error("expected a FEN (or 'startpos') and a depth")
     depth_text = words[-1]
@@ -47,7 +47,7 @@ def _parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     return args
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     args = _parse_args(argv)
     try:
         pos = Position(args.fen)

@@ -15,7 +15,7 @@ import os
 import subprocess
 import sys
 import warnings
-from typing import Any, Dict, List
+from typing import Any
 
 import chess
 import pytest
@@ -32,7 +32,7 @@ MIDDLEGAME = "r3kb1r/pp2pppp/3|p4/2|pP1|b2/2|Pnn3/|q1|N1|B3/PP|QNPPPP/1K1|R1B1R 
 KING_WALK = "r1b2b1r/pp|k3pp/3|p|p2|B/2|p2P2/2|Pnn1|P1/1|P3|P2/P6P/|q4QK1 w - - 0 21"
 
 # FEN -> {depth: nodes}; every entry of perft.epd, nothing more.
-EXPECTED: Dict[str, Dict[int, int]] = {
+EXPECTED: dict[str, dict[int, int]] = {
     START: {1: 20, 2: 400, 3: 9384, 4: 219236, 5: 5910465, 6: 157727925},
     ALICE_BISHOP: {1: 30, 2: 915, 3: 28877, 4: 976330, 5: 32489134},
     KNIGHTS: {1: 33, 2: 1019, 3: 34476, 4: 1127283, 5: 39875182},
@@ -42,9 +42,9 @@ EXPECTED: Dict[str, Dict[int, int]] = {
 NAMES = {START: "start", ALICE_BISHOP: "alice-bishop", KNIGHTS: "knights", MIDDLEGAME: "middlegame", KING_WALK: "king-walk"}
 
 
-def read_epd(path: str) -> Dict[str, Dict[int, int]]:
+def read_epd(path: str) -> dict[str, dict[int, int]]:
     """``FEN ;D1 n ;D2 n ...`` lines into {FEN: {depth: nodes}}."""
-    table: Dict[str, Dict[int, int]] = {}
+    table: dict[str, dict[int, int]] = {}
     with open(path, encoding="utf-8") as handle:
         for line in handle:
             if not line.strip():
@@ -70,7 +70,7 @@ def test_epd_file_agrees_with_table() -> None:
     assert read_epd(EPD_PATH) == EXPECTED
 
 
-def cases(max_nodes: int, min_nodes: int = 0) -> List[Any]:
+def cases(max_nodes: int, min_nodes: int = 0) -> list[Any]:
     """pytest params (fen, depth, nodes) whose node count lies in [min_nodes, max_nodes]."""
     return [
         pytest.param(fen, depth, nodes, id=f"{NAMES[fen]}-d{depth}")
@@ -178,7 +178,7 @@ def test_bench_movegen_counts_the_same_way() -> None:
 
     assert bench_movegen.chess_perft(chess.Board(), 3) == 8902
     assert bench_movegen.alice_round(3)[0] == 9384
-    lines: List[str] = []
+    lines: list[str] = []
     ours, theirs = bench_movegen.run(2, 1, report=lines.append)
     assert ours > 0 and theirs > 0
     assert len(lines) == 2 and "perft(2) =       400 nodes" in lines[0]
