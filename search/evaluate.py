@@ -204,9 +204,9 @@ def _eval(pos: Position) -> tuple[int, int, int, int, int, int]:
     att[0][kb[0]] |= zone[0]
     att[1][kb[1]] |= zone[1]
     phase = min(phase, PHASE_MAX)
-    king = (
-        (KING_MG[1][k1] - KING_MG[0][k0]) * phase + (KING_EG[1][k1] - KING_EG[0][k0]) * (PHASE_MAX - phase)
-    ) // PHASE_MAX
+    kw = (KING_MG[1][k1] * phase + KING_EG[1][k1] * (PHASE_MAX - phase)) // PHASE_MAX
+    kbl = (KING_MG[0][k0] * phase + KING_EG[0][k0] * (PHASE_MAX - phase)) // PHASE_MAX
+    king = kw - kbl
     danger = [0, 0]
     for c in (0, 1):
         e = c ^ 1

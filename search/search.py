@@ -22,7 +22,7 @@ from __future__ import annotations
 import threading
 import time
 from array import array
-from typing import Callable
+from collections.abc import Callable
 
 from engine.position import Position
 from engine.tables import (

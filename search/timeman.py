@@ -28,6 +28,7 @@ HARD_FACTOR = 3.0  # the hard limit may reach this many allotments ...
 HARD_SHARE_OF_CLOCK = 0.25  # ... but never more than this share of the remaining time
 INCREMENT_SHARE = 0.8  # share of the increment spent on this move
 MIN_THINK_MS = 5  # never plan less than this (the first legal move is always available)
+LAST_MOVE_SHARE = 0.5  # with movestogo 1, share of the clock this move may use
 SAFETY_MS = 10  # kept back on top of move_overhead for scheduling jitter
 
 
@@ -49,8 +50,8 @@ def budget(limits: Limits, white_to_move: bool) -> tuple[int, int] | None:
         t = max(1, min(MIN_THINK_MS, remaining - overhead))
         return t, t
     if mtg == 1:
-        allot = usable * 0.9
-        hard = usable * 0.95
+        allot = usable * LAST_MOVE_SHARE
+        hard = usable * LAST_MOVE_SHARE
     else:
         allot = usable / mtg + inc * INCREMENT_SHARE
         hard = min(allot * HARD_FACTOR, usable * HARD_SHARE_OF_CLOCK + inc * INCREMENT_SHARE)

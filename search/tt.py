@@ -72,8 +72,12 @@ class TranspositionTable:
         self.resize(mb)
 
     def resize(self, mb: int) -> None:
-        """Reallocate to ``mb`` megabytes (at least one slot); clears the table."""
-        slots = max(1, (max(1, int(mb)) * 1024 * 1024) // BYTES_PER_ENTRY)
+        """Reallocate to ``mb`` megabytes (at least 1); clears the table."""
+        self.resize_slots((max(1, int(mb)) * 1024 * 1024) // BYTES_PER_ENTRY)
+
+    def resize_slots(self, slots: int) -> None:
+        """Reallocate to exactly ``slots`` entries (tests use tiny tables to force clashes)."""
+        slots = max(1, slots)
         self.slots = slots
         self.keys = array("Q", bytes(8 * slots))
         self.data = array("Q", bytes(8 * slots))
