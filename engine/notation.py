@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING
 
 import chess
 
@@ -32,12 +32,12 @@ class MoveError(ValueError):
     """A move that is malformed, illegal here, or whose board suffix is wrong."""
 
 
-def landing_board(pos: "Position", m: Move) -> int:
+def landing_board(pos: Position, m: Move) -> int:
     """The board (0 = A, 1 = B) the moving piece lands on."""
     return (pos.sq[m & 63] >> 4) ^ 1
 
 
-def move_to_uci(pos: "Position", m: Move, suffix: bool = False) -> str:
+def move_to_uci(pos: Position, m: Move, suffix: bool = False) -> str:
     """``e2e4`` (or ``e2e4/B`` with ``suffix``); ``pos`` is the position before the move."""
     text = chess.SQUARE_NAMES[m & 63] + chess.SQUARE_NAMES[(m >> 6) & 63]
     if m >> 12:
@@ -47,7 +47,7 @@ def move_to_uci(pos: "Position", m: Move, suffix: bool = False) -> str:
     return text
 
 
-def _check_suffix(pos: "Position", m: Move, board: Optional[str], text: str) -> Move:
+def _check_suffix(pos: Position, m: Move, board: str | None, text: str) -> Move:
     if board is not None:
         want = BOARD_NAMES.index(board.upper())
         got = landing_board(pos, m)
@@ -56,7 +56,7 @@ def _check_suffix(pos: "Position", m: Move, board: Optional[str], text: str) -> 
     return m
 
 
-def parse_uci(pos: "Position", text: str) -> Move:
+def parse_uci(pos: Position, text: str) -> Move:
     """The legal move named by UCI ``text`` (suffix optional, case-insensitive)."""
     match = _UCI_RE.match(text.strip())
     if not match:
@@ -68,7 +68,7 @@ def parse_uci(pos: "Position", text: str) -> Move:
     return _check_suffix(pos, wanted, board, text)
 
 
-def move_to_san(pos: "Position", m: Move) -> str:
+def move_to_san(pos: Position, m: Move) -> str:
     """SAN with the landing board before any check sign: ``Nxe4/A+``, ``O-O-O/B``."""
     s = m & 63
     d = (m >> 6) & 63
@@ -80,7 +80,11 @@ def move_to_san(pos: "Position", m: Move) -> str:
     else:
         capture = bool(pos.sq[d])
         if t == PAWN:
-            san = (chess.FILE_NAMES[s & 7] + "x" if capture else "") + chess.SQUARE_NAMES[d]
+            # Two pawns of one file can push to the same square (one on each board,
+            # f7-f5 over a pawn on f6 of the other board): name the rank, as
+            # Fairy-Stockfish does (``6f5``).
+            prefix = chess.FILE_NAMES[s & 7] + "x" if capture else _disambiguation(pos, m)
+            san = prefix + chess.SQUARE_NAMES[d]
             if m >> 12:
                 san += "=" + SAN_LETTERS[m >> 12]
         else:
@@ -95,7 +99,7 @@ def move_to_san(pos: "Position", m: Move) -> str:
     return san
 
 
-def _disambiguation(pos: "Position", m: Move) -> str:
+def _disambiguation(pos: Position, m: Move) -> str:
     s = m & 63
     d = (m >> 6) & 63
     t = pos.sq[s] & 7
@@ -109,13 +113,13 @@ def _disambiguation(pos: "Position", m: Move) -> str:
     return chess.SQUARE_NAMES[s]
 
 
-def parse_san(pos: "Position", text: str) -> Move:
+def parse_san(pos: Position, text: str) -> Move:
     """The legal move named by SAN ``text``; the ``/A`` ``/B`` suffix is optional."""
     raw = text.strip()
     body, board = _SUFFIX_RE.match(raw.rstrip("+#!?")).groups()  # type: ignore[union-attr]
     body = body.rstrip("+#")
     legal = pos.legal_moves()
-    candidates: List[Move]
+    candidates: list[Move]
     if body in ("O-O", "0-0", "O-O-O", "0-0-0"):
         long = len(body) == 5
         candidates = [
@@ -135,11 +139,18 @@ def parse_san(pos: "Position", text: str) -> Move:
             if (m >> 6) & 63 == d
             and pos.sq[m & 63] & 7 == t
             and m >> 12 == pr
-            and (file is None or chess.FILE_NAMES[m & 7] == file)
+            and (chess.FILE_NAMES[m & 7] == file if file is not None else t != PAWN or (m & 7) == (d & 7))
             and (rank is None or chess.RANK_NAMES[(m & 63) >> 3] == rank)
         ]
     if not candidates:
         raise MoveError(f"illegal SAN {text!r} in {pos.fen()}")
+    if len(candidates) > 1 and board is not None:
+        # The suffix tells apart two pawns of one file pushing to one square.
+        want = BOARD_NAMES.index(board.upper())
+        narrowed = [m for m in candidates if landing_board(pos, m) == want]
+        if not narrowed:
+            raise MoveError(f"SAN {text!r}: no such move lands on board {BOARD_NAMES[want]} in {pos.fen()}")
+        candidates = narrowed
     if len(candidates) > 1:
         raise MoveError(f"ambiguous SAN {text!r} in {pos.fen()}")
     return _check_suffix(pos, candidates[0], board, text)
