@@ -137,7 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=SEED)
     args = parser.parse_args(argv)
     scorer = Scorer(args.engine, args.depth)
-    lines = []
+    lines: list[str] = []
     tried = 0
     try:
         for pos, moves in candidates(args.seed):

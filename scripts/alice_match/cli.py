@@ -295,28 +295,28 @@ def parse_args(argv: Sequence[str]) -> tuple[MatchConfig, int]:
     configs = []
     limits = []
     for i, spec in enumerate(engines, 1):
-        values = {**each.values, **spec.values}
+        merged = {**each.values, **spec.values}
         options = {**each.options, **spec.options}
         args = spec.args or each.args
         who = f"engine {i}"
-        if "cmd" not in values:
+        if "cmd" not in merged:
             raise UsageError(f"{who}: missing cmd=")
-        if values.get("proto", "uci") != "uci":
+        if merged.get("proto", "uci") != "uci":
             raise UsageError(f"{who}: only proto=uci is supported")
-        restart = values.get("restart", "auto")
+        restart = merged.get("restart", "auto")
         if restart not in ("on", "off", "auto"):
             raise UsageError(f"{who}: restart must be on, off or auto")
         configs.append(
             EngineConfig(
-                cmd=values["cmd"],
-                name=values.get("name"),
+                cmd=merged["cmd"],
+                name=merged.get("name"),
                 args=args,
-                dir=values.get("dir"),
+                dir=merged.get("dir"),
                 options=options,
                 restart=restart == "on",
             )
         )
-        limits.append(build_limits(values, who))
+        limits.append(build_limits(merged, who))
     if (limits[0].tc is None) != (limits[1].tc is None):
         raise UsageError("either both engines play with a clock (tc=) or neither")
     if games is None and rounds is None:

@@ -82,8 +82,8 @@ class GameRecord:
     result: str = "*"
     termination: str = ""
     reason: str = ""  # "White mates", "Black loses on time", ...
-    disconnected: list[bool] = field(default_factory=list)  # colours whose engine crashed
-    killed: list[bool] = field(default_factory=list)  # colours whose engine was killed (hung)
+    disconnected: list[bool] = field(default_factory=lambda: [False, False])  # [white, black]: engine crashed
+    killed: list[bool] = field(default_factory=lambda: [False, False])  # [white, black]: killed (it hung)
     clocks: dict[bool, list[int]] = field(default_factory=dict)
     duration: float = 0.0
 
@@ -147,8 +147,6 @@ class Referee:
             opening_moves.append(m)
             pos.push(m)
         record = GameRecord(start_fen=opening.fen, opening_moves=opening_moves)
-        record.disconnected = [False, False]
-        record.killed = [False, False]
         try:
             self._play(pos, opening, record)
         finally:
@@ -178,7 +176,7 @@ class Referee:
             try:
                 self.players[color].new_game(s.ready_timeout)
             except Disconnected:
-                record.disconnected[int(color)] = True
+                record.disconnected[0 if color else 1] = True
                 self._forfeit(record, color, ABANDONED, "disconnects")
                 return
             except Stalled:
@@ -212,7 +210,7 @@ class Referee:
                 player.position(start_fen, sent_moves)
                 answer = player.go(go_args, timeout)
             except Disconnected:
-                record.disconnected[int(side)] = True
+                record.disconnected[0 if side else 1] = True
                 self._forfeit(record, side, ABANDONED, "disconnects")
                 return
             except Stalled:
@@ -226,10 +224,8 @@ class Referee:
             if clocks is not None and not clocks[side].spend(answer.elapsed_ms, limits[side].margin_ms):
                 self._forfeit(record, side, TIME_FORFEIT, "loses on time")
                 return
-            if (
-                limits[side].movetime_ms is not None
-                and answer.elapsed_ms > limits[side].movetime_ms + limits[side].margin_ms
-            ):
+            movetime = limits[side].movetime_ms
+            if movetime is not None and answer.elapsed_ms > movetime + limits[side].margin_ms:
                 self._forfeit(record, side, TIME_FORFEIT, "loses on time")
                 return
             try:
@@ -246,11 +242,10 @@ class Referee:
             plies_played += 1
             score = answer.info.score_cp()
             if s.draw is not None:
-                if score is not None and plies_played // 2 >= s.draw.movenumber and abs(score) <= s.draw.score:
-                    draw_count += 1
-                else:
-                    draw_count = 0
-                if draw_count >= 2 * s.draw.movecount:
+                # as cutechess: count consecutive near-zero scores from the start, adjudicate
+                # once the game has reached full move ``movenumber``
+                draw_count = draw_count + 1 if score is not None and abs(score) <= s.draw.score else 0
+                if plies_played // 2 >= s.draw.movenumber and draw_count >= 2 * s.draw.movecount:
                     self._end(record, "1/2-1/2", ADJUDICATION, "Draw by adjudication")
                     return
             if s.resign is not None:
@@ -271,4 +266,4 @@ class Referee:
 
     def _kill(self, record: GameRecord, color: bool) -> None:
         self.players[color].kill()
-        record.killed[int(color)] = True
+        record.killed[0 if color else 1] = True

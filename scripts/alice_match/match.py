@@ -14,7 +14,6 @@ import threading
 from dataclasses import dataclass, field
 from typing import TextIO
 
-import chess
 
 from .game import GameRecord, GameSettings, Referee
 from .openings import Opening
@@ -249,11 +248,7 @@ class Match:
             ["" for _ in record.comments] if config.pgn_min else record.comments
         )
         game = build_game(headers, record.start_fen, record.all_moves, comments, record.reason)
-        crashed = [
-            self.names[white if color else 1 - white]
-            for color in (chess.WHITE, chess.BLACK)
-            if record.disconnected[int(color)]
-        ]
+        crashed = [self.names[(white, 1 - white)[i]] for i in (0, 1) if record.disconnected[i]]
         with self._lock:
             self.records[number] = record
             self.score.add(white == 0, record.result)

@@ -141,7 +141,7 @@ def load_pgn(path: str, plies: int | None = None) -> list[Opening]:
             if game.errors:
                 raise OpeningError(f"{path}: game {number}: {game.errors[0]}")
             board = game.board()
-            moves = []
+            moves: list[str] = []
             for move in game.mainline_moves():
                 if plies is not None and len(moves) >= plies:
                     break

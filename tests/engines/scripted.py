@@ -12,6 +12,7 @@
     scripted.py nouci               never answers uci
     scripted.py novariant           plays the first legal move but offers no UCI_Variant option
 
+``--score CP`` (any mode) makes it report ``info ... score cp CP`` with each move.
 Go counts restart at every ``ucinewgame``.
 """
 
@@ -48,6 +49,11 @@ class Scripted(MiniEngine):
 
     def options(self) -> list[str]:
         return [] if self.mode == "novariant" else super().options()
+
+    def score(self, pos: Position, move: int) -> str:
+        if "--score" in self.args:
+            return f"cp {int(self.args[self.args.index('--score') + 1])}"
+        return super().score(pos, move)
 
     def handle(self, line: str) -> bool:
         if self.hung:
