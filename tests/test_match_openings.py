@@ -54,11 +54,11 @@ def test_book_is_the_generators_stream() -> None:
     # make_openings.py keeps stream candidates in order: the book is a subsequence of them.
     openings = load_book(DEFAULT_BOOK)
     wanted = iter(openings)
-    current = next(wanted)
+    current: Opening | None = next(wanted)
     for pos, moves in itertools.islice(candidates(), 5000):
-        if pos.fen() == current.fen:
+        if current is not None and pos.fen() == current.fen:
             assert 'c0 "' + san_line(moves) + '"' in book_lines()[openings.index(current)]
-            current = next(wanted, None)  # type: ignore[arg-type]
+            current = next(wanted, None)
             if current is None:
                 break
     assert current is None, f"not produced by the generator: {current}"

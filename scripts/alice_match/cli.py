@@ -9,7 +9,8 @@
 Options (as in cutechess-cli where it has them):
   -engine KEY=VALUE...  one engine (give two): cmd=COMMAND (split like a shell unless it is
                         a file), name=NAME, arg=ARG (repeatable), dir=DIR, option.NAME=VALUE,
-                        proto=uci, restart=on|off|auto, and any limit below
+                        proto=uci, restart=on (new process every game) | off | auto
+                        (default: restart only after a crash or kill), and any limit below
   -each KEY=VALUE...    settings for both engines (an -engine's own value wins)
       limits:           tc=[MOVES/]TIME[+INC] (seconds or m:ss, or inf), st=SECONDS,
                         nodes=N, depth=N, timemargin=MS
@@ -26,7 +27,8 @@ Options (as in cutechess-cli where it has them):
   -maxmoves N           draw after N full moves
   -recover              restart an engine that crashed and continue the match
   -srand N              seed for order=random
-  -event NAME, -site NAME, -ratinginterval N (default 10), -debug (engine I/O on stderr)
+  -event NAME, -site NAME, -ratinginterval N (default 10)
+  -debug                engine I/O (and the engines' stderr) on stderr
   -stalltimeout SECONDS how long an engine without a clock may think (default 60)
 """
 

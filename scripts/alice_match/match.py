@@ -159,7 +159,9 @@ class Match:
 
     def _start_engine(self, which: int) -> UciProcess:
         config = self.config.engines[which]
-        process = UciProcess(config, log=self._debug if self.config.debug else self._warn)
+        process = UciProcess(
+            config, log=self._debug if self.config.debug else self._warn, show_stderr=self.config.debug
+        )
         with self._lock:
             self._processes.append(process)
         process.start(self.config.start_timeout)

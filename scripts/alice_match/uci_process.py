@@ -16,7 +16,6 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import TextIO
 from collections.abc import Callable
 
 VARIANT = "alice"
@@ -124,15 +123,17 @@ class UciProcess:
     """A running UCI engine. All waits take a timeout in seconds and raise ``Stalled``."""
 
     def __init__(
-        self, config: EngineConfig, log: Callable[[str], None] | None = None, stderr: TextIO | None = None
+        self, config: EngineConfig, log: Callable[[str], None] | None = None, show_stderr: bool = False
     ) -> None:
+        """``log`` receives every line sent and read (and warnings); ``show_stderr`` lets the
+        engine's stderr through to ours (else it is discarded)."""
         self.config = config
         self.log = log
         self.id_name: str | None = None
         self.options: dict[str, str] = {}  # name -> type line
         self._lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
         self._proc: subprocess.Popen[str] | None = None
-        self._stderr = stderr
+        self._show_stderr = show_stderr
         self._reader: threading.Thread | None = None
         self._write_lock = threading.Lock()
 
@@ -153,7 +154,7 @@ class UciProcess:
                 argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=self._stderr if self._stderr is not None else subprocess.DEVNULL,
+                stderr=None if self._show_stderr else subprocess.DEVNULL,
                 cwd=self.config.dir or None,
                 text=True,
                 bufsize=1,
