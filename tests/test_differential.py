@@ -337,8 +337,11 @@ def _walk(pos: Position, trail: Trail, rng: random.Random, tally: Tally, max_pli
         if rng.random() < 0.15:  # a new burst
             mode = rng.choice(("random", "captures", "special", "checks"))
         m = choose(pos, moves, mode, rng)
-        parent = pos.fen()
-        trail.moves.append(move_to_uci(pos, m))
+        uci = move_to_uci(pos, m)
+        # Fairy-Stockfish refuses some castling from board B (see above): then it only
+        # reads the resulting FEN.
+        parent = None if uci in b_king_castles(pos) else pos.fen()
+        trail.moves.append(uci)
         pos.push(m)
 
 
