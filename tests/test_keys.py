@@ -249,3 +249,41 @@ def test_copy_is_independent() -> None:
     other.pop()
     other.pop()
     assert other.fen() == STARTING_FEN and pos.key != other.key
+
+
+def test_repetition_count_matches_a_brute_force_count() -> None:
+    """``repetitions()`` (by key, since the last irreversible move) equals counting equal
+    FEN positions (placement with boards, side, rights) over the whole game.
+
+    Kings and a rook each, with moves that often go back to where a piece came from,
+    so positions repeat often; positions that differ only in the board of a
+    piece (reached by odd cycles such as king triangles) are frequent too and must not
+    be counted together.
+    """
+    rng = random.Random(3)
+    repeats = board_only = threefolds = 0
+    for _ in range(20):
+        pos = Position("4k2r/8/8/8/8/8/8/R3K3 w - - 0 1")
+        seen = [_position_part(pos)]
+        for _ in range(200):
+            moves = pos.legal_moves()
+            if not moves or pos.is_bare_kings():
+                break
+            # Prefer returning to a square this side left in its last three moves:
+            # two-move returns keep the boards, three-move triangles flip them.
+            left = {pos.stack[i][0] & 63 for i in range(len(pos.stack) - 2, len(pos.stack) - 7, -2) if i >= 0}
+            back = [m for m in moves if (m >> 6) & 63 in left]
+            pos.push(rng.choice(back) if back and rng.random() < 0.6 else rng.choice(moves))
+            here = _position_part(pos)
+            seen.append(here)
+            expected = seen.count(here)
+            assert pos.repetitions() == expected, (pos.fen(), pos.move_stack)
+            assert pos.is_repetition(3) == (expected >= 3)
+            repeats += expected > 1
+            threefolds += expected >= 3
+            board_only += sum(_without_boards(s) == _without_boards(here) for s in seen) > expected
+    assert repeats > 200 and threefolds > 40 and board_only > 30, (repeats, threefolds, board_only)
+
+
+def _position_part(pos: Position) -> str:
+    return " ".join(pos.fen().split()[:3])
