@@ -33,6 +33,7 @@ the per-move FEN comparison dominates the run time (see the slow marks).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import chess
@@ -141,10 +142,10 @@ def random_castling_fen(rng: random.Random) -> str:
     return _compact(cells, rng.choice("wb"), rights)
 
 
-def valid_position(make: object, rng: random.Random) -> Position:
+def valid_position(make: Callable[[random.Random], str], rng: random.Random) -> Position:
     """A random set-up FEN that our parser accepts (others are drawn again)."""
     for _ in range(1000):
-        fen = make(rng)  # type: ignore[operator]
+        fen = make(rng)
         try:
             pos = Position(fen)
         except FenError:

@@ -310,7 +310,7 @@ def test_fifty_move_rule() -> None:
     # Mate on the 100th half-move is mate.
     pos = play("a8a1", "|r5k1/8/8/8/8/8/5PPP/6K1 b - - 99 80")
     assert pos.halfmove == 100
-    assert pos.outcome() == Outcome("checkmate", chess.WHITE ^ 1)
+    assert pos.outcome() == Outcome("checkmate", chess.BLACK)
 
 
 def test_bare_kings() -> None:
