@@ -5,8 +5,8 @@ The numbers (computed with the Fairy-Stockfish alice branch) live in
 perft tests never depend on that file; ``test_epd_file_agrees_with_table`` checks the
 two agree whenever the file is there.
 
-Timings on the 2-core dev box (under load from other jobs): depth 4 of the four
-non-start lines 1.6 s / 2.4 s / 4.1 s / 1.9 s, start depth 5 10.9 s.
+Timings on the 2-core dev box (load ~3.5 from other jobs): depth 4 of the four
+non-start lines 1.6-3.3 s each, start depth 5 about 10 s; all slow perfts ~18 s.
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def test_perft_start_depth4(fen: str, depth: int, nodes: int) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("fen, depth, nodes", cases(2_000_000, 250_001))
 def test_perft_depth4(fen: str, depth: int, nodes: int) -> None:
-    """Depth 4 of the four non-start lines (1.0-1.8M nodes, 1.5-4 s each)."""
+    """Depth 4 of the four non-start lines (1.0-1.8M nodes, 1.5-3.5 s each)."""
     assert perft(Position(fen), depth) == nodes
 
 
