@@ -42,6 +42,7 @@ import pytest
 
 from engine import FenError, Position, move_to_san, move_to_uci, parse_san
 from engine.tables import CASTLES
+from fenbuild import compact_fen
 
 V = "alice"
 CHUNKS = 8  # seeds 0..7; each chunk checks POSITIONS_PER_CHUNK positions
@@ -78,21 +79,6 @@ class Tally:
 
 
 # ------------------------------------------------------------------ position sources
-def _compact(cells: dict[int, str], side: str, castling: str) -> str:
-    rows = []
-    for rank in range(7, -1, -1):
-        row, empty = "", 0
-        for file in range(8):
-            cell = cells.get(rank * 8 + file)
-            if cell is None:
-                empty += 1
-                continue
-            row += (str(empty) if empty else "") + cell
-            empty = 0
-        rows.append(row + (str(empty) if empty else ""))
-    return f"{'/'.join(rows)} {side} {castling or '-'} - 0 1"
-
-
 def _free(cells: dict[int, str], letter: str, rng: random.Random) -> int:
     pawn = letter in "Pp"
     while True:
@@ -116,7 +102,7 @@ def random_sparse_fen(rng: random.Random) -> str:
         else:
             s = _free(cells, letter, rng)
         cells[s] = ("|" if rng.random() < 0.5 else "") + letter
-    return _compact(cells, rng.choice("wb"), "")
+    return compact_fen(cells, rng.choice("wb"), "")
 
 
 def random_castling_fen(rng: random.Random) -> str:
@@ -139,7 +125,7 @@ def random_castling_fen(rng: random.Random) -> str:
         if k[-1:].lower() == "k" and r[-1:].lower() == "r" and k.startswith("|") == r.startswith("|"):
             if k[-1].isupper() == letter.isupper() == r[-1].isupper() and rng.random() < 0.9:
                 rights += letter
-    return _compact(cells, rng.choice("wb"), rights)
+    return compact_fen(cells, rng.choice("wb"), rights)
 
 
 def valid_position(make: Callable[[random.Random], str], rng: random.Random) -> Position:

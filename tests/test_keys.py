@@ -14,6 +14,7 @@ import chess
 import pytest
 
 from engine import STARTING_FEN, Position, parse_uci
+from fenbuild import compact_fen
 from engine.tables import BB_LEN, OCC_A, OCC_B, OCC_BLACK, OCC_WHITE
 
 Snapshot = tuple
@@ -147,22 +148,6 @@ def test_castling_transfers_king_and_rook() -> None:
     pos.push(parse_uci(pos, "e8g8"))
     assert pos.fen() == "r4|r|k1/8/8/8/8/8/8/2|K|R3R w - - 2 2"
     assert_consistent(pos)
-
-
-def compact_fen(cells: dict[int, str], side: str = "w") -> str:
-    """A compact FEN from {square: letter, with a leading '|' for board B}."""
-    rows = []
-    for rank in range(7, -1, -1):
-        row, empty = "", 0
-        for file in range(8):
-            cell = cells.get(rank * 8 + file)
-            if cell is None:
-                empty += 1
-                continue
-            row += (str(empty) if empty else "") + cell
-            empty = 0
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows) + f" {side} - - 0 1"
 
 
 def test_board_of_a_piece_changes_the_key() -> None:
