@@ -19,6 +19,11 @@ Terms (every weight is a named constant in the block below):
   king; and the king's flight squares that are safe on both boards (a king move
   lands on the other board, so a flight square must be empty there and attacked on
   neither board);
+* board placement: pieces on the board the enemy king is not on (from there they arrive
+  with check) and pieces on their own king's board next to it (they can take a checker
+  that arrives);
+* hanging pieces: a piece attacked on its own board that no friendly piece covers on
+  the other board (where the capturer lands, so that is where a recapture happens);
 * a small bonus for the side to move.
 
 Pieces on the other board cannot capture or check the king directly; they are the
@@ -42,25 +47,28 @@ from engine.tables import (
 )
 
 # ---------------------------------------------------------------- weights
-PIECE_VALUE = (0, 100, 310, 330, 490, 960, 0)  # material by ptype: -, P, N, B, R, Q, K
-CENTER_BONUS = (0, 2, 7, 4, 1, 2, 0)  # piece-square: per step nearer the centre, by ptype
-PAWN_RANK_BONUS = (0, 0, 0, 4, 10, 22, 45, 0)  # piece-square: pawn by relative rank (1..8 -> index 0..7)
-KING_MG_BACK_RANK = 12  # king, middlegame: bonus for standing on its first rank
-KING_MG_CENTER = -6  # king, middlegame: per step nearer the centre (it wants cover)
-KING_EG_CENTER = 8  # king, endgame: per step nearer the centre
+PIECE_VALUE = (0, 116, 254, 338, 562, 1248, 0)  # material by ptype: -, P, N, B, R, Q, K
+CENTER_BONUS = (0, 0, 22, 2, -2, -18, 0)  # piece-square: per step nearer the centre, by ptype
+PAWN_RANK_BONUS = (0, 0, 3, -5, 37, 82, 411, 0)  # piece-square: pawn by relative rank (1..8 -> index 0..7)
+KING_MG_BACK_RANK = 39  # king, middlegame: bonus for standing on its first rank
+KING_MG_CENTER = -68  # king, middlegame: per step nearer the centre (it wants cover)
+KING_EG_CENTER = 48  # king, endgame: per step nearer the centre
 PHASE_WEIGHT = (0, 0, 1, 1, 2, 4, 0)  # game phase contribution by ptype; full phase is PHASE_MAX
 PHASE_MAX = 24  # phase of the starting material (middlegame = PHASE_MAX, bare endgame = 0)
-MOB_FREE = (0, 0, 5, 4, 3, 2, 0)  # per destination open on its board with the mirror square empty, by ptype
-MOB_BLOCKED = (0, 0, -2, -2, -2, -1, 0)  # per destination open on its board but blocked by the mirror square
-KS_ZONE_ATTACK = (0, 1, 2, 2, 3, 4, 0)  # danger units per king-neighbour square hit by a piece on the king's board
-KS_CHECK_THREAT = (0, 0, 5, 4, 5, 7, 0)  # danger units per move of a piece on the other board that arrives with check
-KS_ARRIVE = (0, 0, 1, 1, 2, 3, 0)  # danger units per move of a piece on the other board landing next to the king
+MOB_FREE = (0, 0, 9, 11, 11, 7, 0)  # per destination open on its board with the mirror square empty, by ptype
+MOB_BLOCKED = (0, 0, 9, 4, -9, 1, 0)  # per destination open on its board but blocked by the mirror square
+KS_ZONE_ATTACK = (0, 1, 1, 3, -1, 0, 0)  # danger units per king-neighbour square hit by a piece on the king's board
+KS_CHECK_THREAT = (0, 0, 2, 0, 2, 3, 0)  # danger units per move of a piece on the other board that arrives with check
+KS_ARRIVE = (0, 0, 2, 0, -1, 0, 0)  # danger units per move of a piece on the other board landing next to the king
 KS_NO_FLIGHT = 5  # danger units when the king has no flight square safe on both boards
-KS_ONE_FLIGHT = 2  # danger units when it has exactly one
+KS_ONE_FLIGHT = 5  # danger units when it has exactly one
 KS_ATTACKERS_MIN = 2  # the danger counts in full only from this many enemy attackers; with one, half
 KS_QUADRATIC = 3  # penalty = units * units * KS_QUADRATIC // 4 ...
 KS_MAX = 600  # ... capped at this many centipawns
-TEMPO = 10  # bonus for the side to move
+OPP_BOARD = (0, 0, 0, 0, 0, 0, 0)  # per piece on the board the enemy king is not on (it can arrive with check)
+DEFENDER = (0, 0, 0, 0, 0, 0, 0)  # per piece on its own king's board covering a square next to that king
+THREAT_HANGING = (0, 0, 90, 105, 125, 105, 0)  # penalty per piece attacked on its board and uncovered on the other
+TEMPO = 91  # bonus for the side to move
 
 BB_ALL = (1 << 64) - 1
 BB_FILE_A = 0x0101010101010101
@@ -113,8 +121,9 @@ def _ks_penalty(units: int, attackers: int) -> int:
     return min(KS_MAX, units * units * KS_QUADRATIC // 4)
 
 
-def _eval(pos: Position) -> tuple[int, int, int, int, int, int]:
-    """White-perspective (material+pst, king placement, mobility, mirror blockage, king danger white, black).
+def _eval(pos: Position) -> tuple[int, int, int, int, int, int, int, int]:
+    """White-perspective (material+pst, king placement, mobility, mirror blockage, king danger white,
+    king danger black, threats, board placement).
 
     King danger values are penalties (>= 0) against the named colour.
     """
@@ -150,6 +159,7 @@ def _eval(pos: Position) -> tuple[int, int, int, int, int, int]:
     material = 0
     mob = 0
     blk = 0
+    rel = 0
     units = [0, 0]  # danger units against each colour's king
     attackers = [0, 0]
     phase = 0
@@ -185,21 +195,27 @@ def _eval(pos: Position) -> tuple[int, int, int, int, int, int]:
         free = d & ~other
         e = c ^ 1
         if b == kb[e]:
+            r = 0
             n = (a & zone[e]).bit_count()
             if n:
                 units[e] += KS_ZONE_ATTACK[t] * n
                 attackers[e] += 1
         else:
+            r = OPP_BOARD[t]
             n = KS_CHECK_THREAT[t] * (free & chk[e][t]).bit_count() + KS_ARRIVE[t] * (free & zone[e]).bit_count()
             if n:
                 units[e] += n
                 attackers[e] += 1
+        if b == kb[c] and a & zone[c]:
+            r += DEFENDER[t]
         if c:
             mob += MOB_FREE[t] * free.bit_count()
             blk += MOB_BLOCKED[t] * (d & other).bit_count()
+            rel += r
         else:
             mob -= MOB_FREE[t] * free.bit_count()
             blk -= MOB_BLOCKED[t] * (d & other).bit_count()
+            rel -= r
 
     att[0][kb[0]] |= zone[0]
     att[1][kb[1]] |= zone[1]
@@ -220,19 +236,31 @@ def _eval(pos: Position) -> tuple[int, int, int, int, int, int]:
         elif not flights & (flights - 1):
             u += KS_ONE_FLIGHT
         danger[c] = _ks_penalty(u, attackers[c]) * phase // PHASE_MAX
-    return material, king, mob, blk, danger[1], danger[0]
+    # Hanging pieces: attacked on their board and not covered on the other board, where a
+    # capturer would land (a recapture in Alice happens across the looking-glass).
+    threats = 0
+    for c in (0, 1):
+        e = c ^ 1
+        for b in (0, 1):
+            hanging = col[c] & occ[b] & att[e][b] & ~att[c][b ^ 1] & ~kings
+            while hanging:
+                lsb = hanging & -hanging
+                hanging ^= lsb
+                v = THREAT_HANGING[sq[lsb.bit_length() - 1] & 7]
+                threats += -v if c else v
+    return material, king, mob, blk, danger[1], danger[0], threats, rel
 
 
 def evaluate(pos: Position) -> int:
     """Centipawns from the side to move's point of view (see the module docstring)."""
-    material, king, mob, blk, dw, db = _eval(pos)
-    score = material + king + mob + blk - dw + db
+    material, king, mob, blk, dw, db, threats, rel = _eval(pos)
+    score = material + king + mob + blk - dw + db + threats + rel
     return (score if pos.turn else -score) + TEMPO
 
 
 def terms(pos: Position) -> list[tuple[str, int]]:
     """``(name, white-perspective centipawns)`` per term, the last one the total (as ``evaluate``)."""
-    material, king, mob, blk, dw, db = _eval(pos)
+    material, king, mob, blk, dw, db, threats, rel = _eval(pos)
     tempo = TEMPO if pos.turn else -TEMPO
     parts = [
         ("material+pst", material),
@@ -241,6 +269,8 @@ def terms(pos: Position) -> list[tuple[str, int]]:
         ("mirror-square blockage", blk),
         ("king safety white", -dw),
         ("king safety black", db),
+        ("hanging pieces", threats),
+        ("board placement", rel),
         ("tempo", tempo),
     ]
     parts.append(("total", sum(v for _, v in parts)))

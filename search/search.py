@@ -68,17 +68,22 @@ RFP_MAX_DEPTH = 3  # reverse futility pruning up to this depth ...
 RFP_MARGIN = 120  # ... when static eval exceeds beta by this much per ply
 FUTILITY_MAX_DEPTH = 2  # futility pruning of quiet moves up to this depth ...
 FUTILITY_MARGIN = 150  # ... when static eval + this much per ply cannot reach alpha
+LMP_MOVES = (0, 8, 14, 22)  # late move pruning: at depth d (< 4), quiet moves after this many are skipped
 LMR_MIN_DEPTH = 3  # late move reductions from this depth on ...
 LMR_MIN_MOVES = 3  # ... after this many moves searched at full depth
 LMR_MORE_AFTER = 8  # one more ply of reduction from this move number on
 LMR_DEEP = 6  # one more ply of reduction from this depth on
 CHECK_EXTENSION = 1  # plies added when the side to move is in check
 QS_CHECKS = True  # first quiescence ply also tries quiet moves that give direct check
+BAD_CAPTURE_ORDER = True  # order captures of a cheaper piece on a square retaken on the landing board last
+QS_TT = True  # quiescence probes and stores the transposition table (depth 0)
+QS_BAD_CAPTURES = True  # quiescence skips taking a cheaper piece where the capturer can be retaken
 DELTA_MARGIN = 200  # quiescence: skip captures that cannot lift alpha even with this margin
 HISTORY_MAX = 1 << 20  # history scores are halved when one reaches this
 TT_MOVE_SCORE = 1 << 30  # ordering: the hash move first
 CAPTURE_BASE = 1 << 24  # ordering: captures and promotions above killers and quiet moves
 KILLER_SCORE = 1 << 22  # ordering: killer moves above other quiet moves
+BAD_CAPTURE_BASE = -(1 << 24)  # ordering: captures that lose the capturer go after the quiet moves
 ORDER_VALUE = (0, 1, 3, 3, 5, 9, 20)  # MVV-LVA piece values by ptype
 QS_VALUE = (0, 100, 320, 330, 500, 950, 0)  # quiescence delta pruning: what a capture can win, by ptype
 EVAL_CACHE_BITS = 16  # static evaluations remembered (2**bits slots, 16 bytes each)
@@ -130,9 +135,13 @@ class Searcher:
         self.use_lmr = True
         self.use_rfp = True
         self.use_futility = True
+        self.use_lmp = False
         self.use_check_extension = True
         self.use_aspiration = True
         self.use_qs_checks = QS_CHECKS
+        self.use_qs_tt = QS_TT
+        self.use_bad_capture_order = BAD_CAPTURE_ORDER
+        self.use_qs_bad_captures = QS_BAD_CAPTURES
         self.evaluate: Callable[[Position], int] = evaluate
 
     # ------------------------------------------------------------ management
@@ -405,14 +414,24 @@ class Searcher:
         hist = self.history[pos.turn]
         k = self.killers[ply]
         k0, k1 = k[0], k[1]
+        see = self.use_bad_capture_order
+        them = pos.turn ^ 1
         scored = []
         for m in moves:
             if m == tt_move:
                 scored.append((TT_MOVE_SCORE, m))
                 continue
-            victim = sq[(m >> 6) & 63]
+            d = (m >> 6) & 63
+            victim = sq[d]
             if victim or m >> 12:
-                s = CAPTURE_BASE + ORDER_VALUE[victim & 7] * 16 - ORDER_VALUE[sq[m & 63] & 7] + (m >> 12) * 64
+                p = sq[m & 63]
+                vv = ORDER_VALUE[victim & 7]
+                av = ORDER_VALUE[p & 7]
+                s = vv * 16 - av + (m >> 12) * 64
+                if see and vv < av and not m >> 12 and pos.attackers_mask(them, d, (p >> 4) ^ 1):
+                    s += BAD_CAPTURE_BASE  # the capturer is lost on the landing board
+                else:
+                    s += CAPTURE_BASE
             elif m == k0:
                 s = KILLER_SCORE + 1
             elif m == k1:
@@ -512,9 +531,15 @@ class Searcher:
         best_move = 0
         sq = pos.sq
         searched = 0
+        lmp_limit = LMP_MOVES[depth] if self.use_lmp and not is_pv and not in_check and depth < len(LMP_MOVES) else 999
         for m in moves:
             quiet = not sq[(m >> 6) & 63] and not m >> 12
-            if futile and quiet and searched and not pos.gives_check(m):
+            if (
+                quiet
+                and (futile or searched >= lmp_limit)
+                and best_score > -MATE_BOUND
+                and not pos.gives_check(m)
+            ):
                 continue
             pos.push(m)
             if searched == 0:
@@ -568,12 +593,30 @@ class Searcher:
 
     def _qsearch(self, pos: Position, alpha: int, beta: int, ply: int, qply: int) -> int:
         """Quiescence: captures and promotions (and, at ``qply`` 0, quiet direct checks);
-        all evasions when in check, so a mate at the horizon is seen. Fail-soft."""
+        all evasions when in check, so a mate at the horizon is seen. Fail-soft.
+
+        Not in check, captures that cannot lift alpha (delta pruning) and captures of a
+        cheaper piece on a square the opponent covers on the landing board (the capturer
+        transfers there and is lost) are skipped.
+        """
         self.nodes += 1
         if self.nodes >= self._next_check:
             self._check()
         self.seldepth = max(self.seldepth, ply)
+        use_tt = self.use_qs_tt
+        if use_tt:
+            entry = self.tt.probe(pos.key)
+            if entry is not None:
+                tt_score = score_from_tt(entry[1], ply)
+                tt_bound = entry[3]
+                if (
+                    tt_bound == BOUND_EXACT
+                    or (tt_bound == BOUND_LOWER and tt_score >= beta)
+                    or (tt_bound == BOUND_UPPER and tt_score <= alpha)
+                ):
+                    return tt_score
         in_check = pos.in_check()
+        orig_alpha = alpha
         if in_check:
             moves = pos.legal_moves()
             if not moves:
@@ -598,14 +641,31 @@ class Searcher:
                 return stand
         sq = pos.sq
         scored = []
-        # Delta pruning: a capture that cannot lift alpha even with a margin is skipped.
-        hopeless = alpha - best - DELTA_MARGIN if not in_check else -INF
-        for m in moves:
-            victim = sq[(m >> 6) & 63]
-            if QS_VALUE[victim & 7] < hopeless and not m >> 12:
-                continue
-            scored.append((ORDER_VALUE[victim & 7] * 16 - ORDER_VALUE[sq[m & 63] & 7] + (m >> 12) * 64, m))
+        if in_check:
+            for m in moves:
+                victim = sq[(m >> 6) & 63]
+                scored.append((ORDER_VALUE[victim & 7] * 16 - ORDER_VALUE[sq[m & 63] & 7] + (m >> 12) * 64, m))
+        else:
+            # Delta pruning: a capture that cannot lift alpha even with a margin is skipped.
+            hopeless = alpha - best - DELTA_MARGIN
+            prune_bad = self.use_qs_bad_captures
+            them = pos.turn ^ 1
+            for m in moves:
+                d = (m >> 6) & 63
+                victim = sq[d]
+                if m >> 12:
+                    scored.append(((m >> 12) * 64 + ORDER_VALUE[victim & 7] * 16, m))
+                    continue
+                vv = ORDER_VALUE[victim & 7]
+                if QS_VALUE[victim & 7] < hopeless:
+                    continue
+                p = sq[m & 63]
+                av = ORDER_VALUE[p & 7]
+                if prune_bad and vv < av and pos.attackers_mask(them, d, (p >> 4) ^ 1):
+                    continue
+                scored.append((vv * 16 - av, m))
         scored.sort(reverse=True)
+        best_move = 0
         for _, m in scored:
             pos.push(m)
             score = -self._qsearch(pos, -beta, -alpha, ply + 1, qply + 1)
@@ -614,8 +674,12 @@ class Searcher:
                 best = score
                 if score > alpha:
                     alpha = score
+                    best_move = m
                     if score >= beta:
                         break
+        if use_tt:
+            bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > orig_alpha else BOUND_UPPER)
+            self.tt.store(pos.key, best_move, score_to_tt(best, ply), 0, bound)
         return best
 
     @staticmethod
