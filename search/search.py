@@ -79,10 +79,13 @@ BAD_CAPTURE_ORDER = True  # order captures of a cheaper piece on a square retake
 QS_TT = True  # quiescence probes and stores the transposition table (depth 0)
 QS_BAD_CAPTURES = True  # quiescence skips taking a cheaper piece where the capturer can be retaken
 DELTA_MARGIN = 200  # quiescence: skip captures that cannot lift alpha even with this margin
-HISTORY_MAX = 1 << 20  # history scores are halved when one reaches this
+HISTORY_MAX = 1 << 14  # with the malus, history scores stay within +-this (gravity)
+HISTORY_HALVE_AT = 1 << 20  # without the malus, history scores are halved when one reaches this
+HISTORY_BONUS_MAX = 400  # cap of the depth * depth history bonus
 TT_MOVE_SCORE = 1 << 30  # ordering: the hash move first
 CAPTURE_BASE = 1 << 24  # ordering: captures and promotions above killers and quiet moves
 KILLER_SCORE = 1 << 22  # ordering: killer moves above other quiet moves
+COUNTER_SCORE = (1 << 22) - 1  # ordering: the countermove just below the killers
 BAD_CAPTURE_BASE = -(1 << 24)  # ordering: captures that lose the capturer go after the quiet moves
 ORDER_VALUE = (0, 1, 3, 3, 5, 9, 20)  # MVV-LVA piece values by ptype
 QS_VALUE = (0, 100, 320, 330, 500, 950, 0)  # quiescence delta pruning: what a capture can win, by ptype
@@ -118,6 +121,7 @@ class Searcher:
         self.seldepth = 0
         self.history: list[list[int]] = [[0] * 4096 for _ in range(2)]
         self.killers: list[list[Move]] = [[0, 0] for _ in range(MAX_PLY + 2)]
+        self.countermoves: list[Move] = [0] * 4096
         self._eval_keys = array("Q", bytes(8 << EVAL_CACHE_BITS))
         self._eval_vals = array("q", bytes(8 << EVAL_CACHE_BITS))
         self._stop_event: threading.Event = threading.Event()
@@ -135,7 +139,9 @@ class Searcher:
         self.use_lmr = True
         self.use_rfp = True
         self.use_futility = True
-        self.use_lmp = False
+        self.use_lmp = True
+        self.use_history_malus = False
+        self.use_countermove = False
         self.use_check_extension = True
         self.use_aspiration = True
         self.use_qs_checks = QS_CHECKS
@@ -154,6 +160,7 @@ class Searcher:
         self.tt.clear()
         self.history = [[0] * 4096 for _ in range(2)]
         self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
+        self.countermoves = [0] * 4096
         self._eval_keys = array("Q", bytes(8 << EVAL_CACHE_BITS))
 
     def ponderhit(self) -> None:
@@ -415,6 +422,7 @@ class Searcher:
         k = self.killers[ply]
         k0, k1 = k[0], k[1]
         see = self.use_bad_capture_order
+        counter = self.countermoves[pos.stack[-1][0] & 4095] if self.use_countermove and pos.stack else -1
         them = pos.turn ^ 1
         scored = []
         for m in moves:
@@ -436,6 +444,8 @@ class Searcher:
                 s = KILLER_SCORE + 1
             elif m == k1:
                 s = KILLER_SCORE
+            elif m == counter:
+                s = COUNTER_SCORE
             else:
                 s = hist[m & 4095]
             scored.append((s, m))
@@ -532,6 +542,7 @@ class Searcher:
         sq = pos.sq
         searched = 0
         lmp_limit = LMP_MOVES[depth] if self.use_lmp and not is_pv and not in_check and depth < len(LMP_MOVES) else 999
+        quiets: list[Move] = []
         for m in moves:
             quiet = not sq[(m >> 6) & 63] and not m >> 12
             if (
@@ -571,23 +582,36 @@ class Searcher:
                     alpha = score
                     if score >= beta:
                         if quiet:
-                            self._reward(pos.turn, m, ply, depth)
+                            self._reward(pos, m, ply, depth, quiets)
                         break
+            if quiet:
+                quiets.append(m)
 
         bound = BOUND_LOWER if best_score >= beta else (BOUND_EXACT if best_score > orig_alpha else BOUND_UPPER)
         self.tt.store(key, best_move, score_to_tt(best_score, ply), depth, bound)
         return best_score
 
-    def _reward(self, turn: int, m: Move, ply: int, depth: int) -> None:
-        """A quiet move caused a beta cutoff: killer and history bonus."""
+    def _reward(self, pos: Position, m: Move, ply: int, depth: int, quiets: list[Move]) -> None:
+        """A quiet move caused a beta cutoff: killer, countermove and history bonus; the quiet
+        moves tried before it get a history malus (``use_history_malus``)."""
         k = self.killers[ply]
         if k[0] != m:
             k[1] = k[0]
             k[0] = m
-        h = self.history[turn]
+        if pos.stack:
+            self.countermoves[pos.stack[-1][0] & 4095] = m
+        h = self.history[pos.turn]
+        if self.use_history_malus:
+            bonus = min(depth * depth, HISTORY_BONUS_MAX)
+            i = m & 4095
+            h[i] += bonus - h[i] * bonus // HISTORY_MAX
+            for q in quiets:
+                j = q & 4095
+                h[j] -= bonus + h[j] * bonus // HISTORY_MAX
+            return
         i = m & 4095
         h[i] += depth * depth
-        if h[i] > HISTORY_MAX:
+        if h[i] > HISTORY_HALVE_AT:
             for j in range(4096):
                 h[j] >>= 1
 
