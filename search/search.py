@@ -102,14 +102,57 @@ def checking_squares(pos: Position) -> tuple[int, tuple[int, ...]]:
 
     A piece arriving there from the other board (every move transfers) checks directly.
     """
+    info = check_info(pos)
+    return info[0], info[1]
+
+
+CheckInfo = tuple[int, tuple[int, ...], int, int, int, int]
+
+
+def check_info(pos: Position) -> CheckInfo:
+    """What ``gives_check`` needs, computed once per node: the enemy king's board, the
+    checking squares by ptype on it, the king square, that board's occupancy and our
+    diagonal and orthogonal sliders on it."""
     bb = pos.bb
-    them = pos.turn ^ 1
+    us = pos.turn
+    them = us ^ 1
     k = (bb[KING] & bb[8 | them]).bit_length() - 1
     kb = pos.sq[k] >> 4
     o = bb[10 | kb]
     dg = DIAG_ATTACKS[k][DIAG_MASKS[k] & o]
     ot = RANK_ATTACKS[k][RANK_MASKS[k] & o] | FILE_ATTACKS[k][FILE_MASKS[k] & o]
-    return kb, (0, PAWN_ATTACKS[them][k], KNIGHT_ATTACKS[k], dg, ot, dg | ot, 0)
+    mine = bb[8 | us] & o
+    return (
+        kb,
+        (0, PAWN_ATTACKS[them][k], KNIGHT_ATTACKS[k], dg, ot, dg | ot, 0),
+        k,
+        o,
+        mine & (bb[3] | bb[5]),
+        mine & (bb[4] | bb[5]),
+    )
+
+
+def gives_check(pos: Position, m: Move, info: CheckInfo) -> bool:
+    """Does legal move ``m`` check the opponent? Same answer as ``pos.gives_check(m)``
+    without making the move (castling falls back to it).
+
+    A piece from the other board lands on the king's board: a direct check if it lands
+    on a checking square. A piece leaving the king's board (every move transfers) can
+    only uncover a line from one of our sliders there: a discovered check.
+    """
+    kb, chk, k, o, bq, rq = info
+    s = m & 63
+    d = (m >> 6) & 63
+    p = pos.sq[s]
+    if p & 7 == KING and (d - s == 2 or s - d == 2):
+        return pos.gives_check(m)
+    if p >> 4 != kb:
+        return bool(chk[(m >> 12) or (p & 7)] >> d & 1)
+    fb = 1 << s
+    o2 = (o ^ fb) & ~(1 << d)  # a capture on this board removes the captured piece too
+    if DIAG_ATTACKS[k][DIAG_MASKS[k] & o2] & bq & ~fb:
+        return True
+    return bool((RANK_ATTACKS[k][RANK_MASKS[k] & o2] | FILE_ATTACKS[k][FILE_MASKS[k] & o2]) & rq & ~fb)
 
 
 class Searcher:
@@ -543,15 +586,14 @@ class Searcher:
         searched = 0
         lmp_limit = LMP_MOVES[depth] if self.use_lmp and not is_pv and not in_check and depth < len(LMP_MOVES) else 999
         quiets: list[Move] = []
+        cinfo: CheckInfo | None = None
         for m in moves:
             quiet = not sq[(m >> 6) & 63] and not m >> 12
-            if (
-                quiet
-                and (futile or searched >= lmp_limit)
-                and best_score > -MATE_BOUND
-                and not pos.gives_check(m)
-            ):
-                continue
+            if quiet and (futile or searched >= lmp_limit) and best_score > -MATE_BOUND:
+                if cinfo is None:
+                    cinfo = check_info(pos)
+                if not gives_check(pos, m, cinfo):
+                    continue
             pos.push(m)
             if searched == 0:
                 score = -self._negamax(pos, depth - 1, -beta, -alpha, ply + 1, is_pv, True)
@@ -708,19 +750,10 @@ class Searcher:
 
     @staticmethod
     def _captures_and_checks(pos: Position) -> list[Move]:
-        """Legal captures, promotions and quiet moves that give direct check."""
+        """Legal captures, promotions and quiet moves that give check (direct or discovered)."""
         moves = pos.legal_moves()
         if not moves:
             return moves
-        kb, chk = checking_squares(pos)
+        info = check_info(pos)
         sq = pos.sq
-        out = []
-        for m in moves:
-            d = (m >> 6) & 63
-            if sq[d] or m >> 12:
-                out.append(m)
-            else:
-                p = sq[m & 63]
-                if p >> 4 != kb and chk[p & 7] >> d & 1:
-                    out.append(m)
-        return out
+        return [m for m in moves if sq[(m >> 6) & 63] or m >> 12 or gives_check(pos, m, info)]

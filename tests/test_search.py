@@ -14,7 +14,7 @@ from engine.notation import move_to_uci, parse_uci
 from engine.position import Position
 from search.bench import BENCH_FENS, run_bench
 from search.limits import Iteration, Limits, Result
-from search.search import Searcher
+from search.search import Searcher, check_info, gives_check
 from search.tt import MATE
 
 EARLY_MATES = [
@@ -305,3 +305,23 @@ def test_bench_is_deterministic() -> None:
     a, _ = run_bench(4, depth=3)
     b, _ = run_bench(4, depth=3)
     assert a == b > 1000
+
+
+def test_fast_gives_check_matches_make_unmake() -> None:
+    """``gives_check`` (no make/unmake) agrees with ``Position.gives_check`` on every legal
+    move along random games: direct checks by transfer, discovered checks, castling."""
+    rng = random.Random(21)
+    checks = 0
+    for _ in range(60):
+        pos = Position()
+        for _ in range(rng.randrange(10, 90)):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            info = check_info(pos)
+            for m in moves:
+                expected = pos.gives_check(m)
+                assert gives_check(pos, m, info) == expected, (pos.fen(), move_to_uci(pos, m))
+                checks += expected
+            pos.push(rng.choice(moves))
+    assert checks > 100
