@@ -112,8 +112,28 @@ def _build_king_pst() -> tuple[list[list[int]], list[list[int]]]:
     return mg, eg
 
 
+def _by_code(weights: tuple[int, ...]) -> list[int]:
+    """A per-ptype weight as a table by piece code, negated for black (white perspective)."""
+    return [(weights[code & 7] if code & 7 < len(weights) else 0) * (1 if code & 8 else -1) for code in range(32)]
+
+
 PST: list[list[int]] = _build_pst()
 KING_MG, KING_EG = _build_king_pst()
+MOB_FREE_BY_CODE = _by_code(MOB_FREE)
+MOB_BLOCKED_BY_CODE = _by_code(MOB_BLOCKED)
+OPP_BOARD_BY_CODE = _by_code(OPP_BOARD)
+DEFENDER_BY_CODE = _by_code(DEFENDER)
+
+
+def rebuild_tables() -> None:
+    """Recompute the derived tables after changing weights (used by tuning scripts)."""
+    global PST, KING_MG, KING_EG, MOB_FREE_BY_CODE, MOB_BLOCKED_BY_CODE, OPP_BOARD_BY_CODE, DEFENDER_BY_CODE
+    PST = _build_pst()
+    KING_MG, KING_EG = _build_king_pst()
+    MOB_FREE_BY_CODE = _by_code(MOB_FREE)
+    MOB_BLOCKED_BY_CODE = _by_code(MOB_BLOCKED)
+    OPP_BOARD_BY_CODE = _by_code(OPP_BOARD)
+    DEFENDER_BY_CODE = _by_code(DEFENDER)
 
 
 def _ks_penalty(units: int, attackers: int) -> int:
@@ -158,13 +178,38 @@ def _eval(pos: Position) -> tuple[int, int, int, int, int, int, int, int]:
 
     pst = PST
     material = 0
+    pcs = pawns
+    while pcs:
+        lsb = pcs & -pcs
+        pcs ^= lsb
+        s = lsb.bit_length() - 1
+        material += pst[sq[s]][s]
+    phase = (
+        PHASE_WEIGHT[2] * bb[2].bit_count()
+        + PHASE_WEIGHT[3] * bb[3].bit_count()
+        + PHASE_WEIGHT[4] * bb[4].bit_count()
+        + PHASE_WEIGHT[5] * bb[5].bit_count()
+    )
     mob = 0
     blk = 0
     rel = 0
     units = [0, 0]  # danger units against each colour's king
     attackers = [0, 0]
-    phase = 0
-    pieces = (col[0] | col[1]) & ~kings
+    mob_free = MOB_FREE_BY_CODE
+    mob_blocked = MOB_BLOCKED_BY_CODE
+    opp_board = OPP_BOARD_BY_CODE
+    defender = DEFENDER_BY_CODE
+    ks_zone = KS_ZONE_ATTACK
+    ks_check = KS_CHECK_THREAT
+    ks_arrive = KS_ARRIVE
+    knight_attacks = KNIGHT_ATTACKS
+    diag_attacks = DIAG_ATTACKS
+    diag_masks = DIAG_MASKS
+    rank_attacks = RANK_ATTACKS
+    rank_masks = RANK_MASKS
+    file_attacks = FILE_ATTACKS
+    file_masks = FILE_MASKS
+    pieces = (col[0] | col[1]) & ~(kings | pawns)
     while pieces:
         lsb = pieces & -pieces
         pieces ^= lsb
@@ -172,51 +217,41 @@ def _eval(pos: Position) -> tuple[int, int, int, int, int, int, int, int]:
         p = sq[s]
         material += pst[p][s]
         t = p & 7
-        if t == 1:
-            continue
-        phase += PHASE_WEIGHT[t]
-        c = (p >> 3) & 1
         b = p >> 4
         o = occ[b]
         if t == 2:
-            a = KNIGHT_ATTACKS[s]
+            a = knight_attacks[s]
         elif t == 3:
-            a = DIAG_ATTACKS[s][DIAG_MASKS[s] & o]
+            a = diag_attacks[s][diag_masks[s] & o]
         elif t == 4:
-            a = RANK_ATTACKS[s][RANK_MASKS[s] & o] | FILE_ATTACKS[s][FILE_MASKS[s] & o]
+            a = rank_attacks[s][rank_masks[s] & o] | file_attacks[s][file_masks[s] & o]
         else:
             a = (
-                DIAG_ATTACKS[s][DIAG_MASKS[s] & o]
-                | RANK_ATTACKS[s][RANK_MASKS[s] & o]
-                | FILE_ATTACKS[s][FILE_MASKS[s] & o]
+                diag_attacks[s][diag_masks[s] & o]
+                | rank_attacks[s][rank_masks[s] & o]
+                | file_attacks[s][file_masks[s] & o]
             )
+        c = (p >> 3) & 1
         att[c][b] |= a
         d = a & ~(col[c] & o)
         other = occ[b ^ 1]
         free = d & ~other
+        mob += mob_free[p] * free.bit_count()
+        blk += mob_blocked[p] * (d & other).bit_count()
         e = c ^ 1
         if b == kb[e]:
-            r = 0
             n = (a & zone[e]).bit_count()
             if n:
-                units[e] += KS_ZONE_ATTACK[t] * n
+                units[e] += ks_zone[t] * n
                 attackers[e] += 1
         else:
-            r = OPP_BOARD[t]
-            n = KS_CHECK_THREAT[t] * (free & chk[e][t]).bit_count() + KS_ARRIVE[t] * (free & zone[e]).bit_count()
+            rel += opp_board[p]
+            n = ks_check[t] * (free & chk[e][t]).bit_count() + ks_arrive[t] * (free & zone[e]).bit_count()
             if n:
                 units[e] += n
                 attackers[e] += 1
         if b == kb[c] and a & zone[c]:
-            r += DEFENDER[t]
-        if c:
-            mob += MOB_FREE[t] * free.bit_count()
-            blk += MOB_BLOCKED[t] * (d & other).bit_count()
-            rel += r
-        else:
-            mob -= MOB_FREE[t] * free.bit_count()
-            blk -= MOB_BLOCKED[t] * (d & other).bit_count()
-            rel -= r
+            rel += defender[p]
 
     att[0][kb[0]] |= zone[0]
     att[1][kb[1]] |= zone[1]
