@@ -47,29 +47,29 @@ from engine.tables import (
 )
 
 # ---------------------------------------------------------------- weights
-PIECE_VALUE = (0, 108, 278, 346, 562, 1160, 0)  # material by ptype: -, P, N, B, R, Q, K
-CENTER_BONUS = (0, 1, 15, -2, -2, -11, 0)  # piece-square: per step nearer the centre, by ptype
-PAWN_RANK_BONUS = (0, 0, -6, -11, 22, 97, 396, 0)  # piece-square: pawn by relative rank (1..8 -> index 0..7)
-KING_MG_BACK_RANK = -30  # king, middlegame: bonus for standing on its first rank
-KING_MG_CENTER = -76  # king, middlegame: per step nearer the centre (it wants cover)
-KING_EG_CENTER = 28  # king, endgame: per step nearer the centre
+PIECE_VALUE = (0, 116, 294, 346, 562, 1168, 0)  # material by ptype: -, P, N, B, R, Q, K
+CENTER_BONUS = (0, -1, 13, 3, 0, -4, 0)  # piece-square: per step nearer the centre, by ptype
+PAWN_RANK_BONUS = (0, 0, -3, -5, 13, 82, 231, 0)  # piece-square: pawn by relative rank (1..8 -> index 0..7)
+KING_MG_BACK_RANK = 6  # king, middlegame: bonus for standing on its first rank
+KING_MG_CENTER = -56  # king, middlegame: per step nearer the centre (it wants cover)
+KING_EG_CENTER = 32  # king, endgame: per step nearer the centre
 PHASE_WEIGHT = (0, 0, 1, 1, 2, 4, 0)  # game phase contribution by ptype; full phase is PHASE_MAX
 PHASE_MAX = 24  # phase of the starting material (middlegame = PHASE_MAX, bare endgame = 0)
-MOB_FREE = (0, 0, 10, 11, 10, 7, 0)  # per destination open on its board with the mirror square empty, by ptype
-MOB_BLOCKED = (0, 0, 12, 11, -5, 0, 0)  # per destination open on its board but blocked by the mirror square
-KS_ZONE_ATTACK = (0, 1, 1, 3, 1, 1, 0)  # danger units per king-neighbour square hit by a piece on the king's board
-KS_CHECK_THREAT = (0, 0, 1, 0, 2, 3, 0)  # danger units per move of a piece on the other board that arrives with check
-KS_ARRIVE = (0, 0, 2, 0, -1, -1, 0)  # danger units per move of a piece on the other board landing next to the king
-KS_NO_FLIGHT = 6  # danger units when the king has no flight square safe on both boards
-KS_ONE_FLIGHT = 4  # danger units when it has exactly one
+MOB_FREE = (0, 0, 10, 9, 8, 6, 0)  # per destination open on its board with the mirror square empty, by ptype
+MOB_BLOCKED = (0, 0, 8, 7, -5, 0, 0)  # per destination open on its board but blocked by the mirror square
+KS_ZONE_ATTACK = (0, 1, 1, 1, 1, 1, 0)  # danger units per king-neighbour square hit by a piece on the king's board
+KS_CHECK_THREAT = (0, 0, 2, 2, 3, 2, 0)  # danger units per move of a piece on the other board that arrives with check
+KS_ARRIVE = (0, 0, 2, 0, 0, -1, 0)  # danger units per move of a piece on the other board landing next to the king
+KS_NO_FLIGHT = 4  # danger units when the king has no flight square safe on both boards
+KS_ONE_FLIGHT = 2  # danger units when it has exactly one
 KS_ATTACKERS_MIN = 2  # the danger counts in full only from this many enemy attackers; with one, half
-KS_LINEAR = 0  # penalty = units * KS_LINEAR ...
-KS_QUADRATIC = 3  # ... + units * units * KS_QUADRATIC // 4 ...
+KS_LINEAR = 2  # penalty = units * KS_LINEAR ...
+KS_QUADRATIC = 4  # ... + units * units * KS_QUADRATIC // 4 ...
 KS_MAX = 600  # ... capped at this many centipawns
-OPP_BOARD = (0, 0, 8, 20, -8, 4, 0)  # per piece on the board the enemy king is not on (it can arrive with check)
-DEFENDER = (0, 0, 0, 12, 0, 0, 0)  # per piece on its own king's board covering a square next to that king
-THREAT_HANGING = (0, 15, 80, 100, 130, 80, 0)  # penalty per piece attacked on its board and uncovered on the other
-TEMPO = 91  # bonus for the side to move
+OPP_BOARD = (0, 0, 4, 12, -8, 0, 0)  # per piece on the board the enemy king is not on (it can arrive with check)
+DEFENDER = (0, 0, 4, 0, 4, -12, 0)  # per piece on its own king's board covering a square next to that king
+THREAT_HANGING = (0, 15, 80, 95, 105, 85, 0)  # penalty per piece attacked on its board and uncovered on the other
+TEMPO = 76  # bonus for the side to move
 
 BB_ALL = (1 << 64) - 1
 BB_FILE_A = 0x0101010101010101
