@@ -81,6 +81,17 @@ class CommandError(ValueError):
     """A command that cannot be carried out; shown as ``info string error: <message>``."""
 
 
+def _depth_arg(command: str, text: str) -> int:
+    """A depth argument: a positive integer, else a ``CommandError`` naming ``command``."""
+    try:
+        depth = int(text)
+    except ValueError:
+        raise CommandError(f"{command}: depth must be an integer, got {text!r}") from None
+    if depth < 1:
+        raise CommandError(f"{command}: depth must be at least 1, got {depth}")
+    return depth
+
+
 class Output:
     """Line-oriented, thread-safe, flushed writes to stdout. A closed pipe makes it silent."""
 
@@ -425,12 +436,7 @@ class UciEngine:
         scripted ``go perft`` always completes); input is read again when it is done."""
         if len(args) != 1:
             raise CommandError("go perft: expected one depth, e.g. 'go perft 3'")
-        try:
-            depth = int(args[0])
-        except ValueError:
-            raise CommandError(f"go perft: depth must be an integer, got {args[0]!r}") from None
-        if depth < 1:
-            raise CommandError(f"go perft: depth must be at least 1, got {depth}")
+        depth = _depth_arg("go perft", args[0])
         self._require_idle("go perft")
         pos = self.pos.copy()
         total = 0
@@ -500,12 +506,7 @@ class UciEngine:
             raise CommandError("bench: expected 'bench [depth]'")
         depth: int | None = None
         if args:
-            try:
-                depth = int(args[0])
-            except ValueError:
-                raise CommandError(f"bench: depth must be an integer, got {args[0]!r}") from None
-            if depth < 1:
-                raise CommandError(f"bench: depth must be at least 1, got {depth}")
+            depth = _depth_arg("bench", args[0])
         self._require_idle("bench")
         nodes, ms = run_bench(depth=depth)  # fresh default-size tables: the count is deterministic
         nps = nodes * 1000 // max(1, ms)
