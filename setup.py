@@ -1,0 +1,131 @@
+"""Build hook: ``pip install .`` compiles the rules core and the search with mypyc.
+
+The modules in ``COMPILED_MODULES`` (same Python source) become C extension modules
+when mypyc and a C compiler are available. Otherwise the install still succeeds, as
+pure Python, and one warning line says why:
+
+- ``ALICE_ENGINE_PURE=1`` (pure on purpose; an editable install, ``pip install -e``,
+  is pure too, silently: the checkout's ``.py`` files must stay the code that runs);
+- mypyc cannot be imported, or it rejects the code;
+- no C compiler, or the C compile fails (``CC=false pip install .``).
+
+pip hides a build's output unless ``-v``, so the line goes to the terminal (``/dev/tty``)
+when there is one; with none (CI, a pipe) it is a ``UserWarning``, which pip 26.3 and
+newer show anyway (older ones with ``-v``). ``alice-engine --version`` tells which build
+is installed (``engine/build.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import warnings
+
+from setuptools import Distribution, Extension, setup
+from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
+
+# Hot modules, compiled together into one mypyc group. engine/board.py (the python-chess
+# subclass), engine/build.py, uci/ and alice_match stay interpreted.
+COMPILED_MODULES = [
+    "engine/tables.py",
+    "engine/position.py",
+    "engine/movegen.py",
+    "engine/fen.py",
+    "engine/notation.py",
+    "engine/perft.py",
+    "search/search.py",
+    "search/evaluate.py",
+    "search/tt.py",
+    "search/timeman.py",
+    "search/limits.py",
+    "search/bench.py",
+]
+PURE_ENV = "ALICE_ENGINE_PURE"  # set to anything but "" or "0" to install pure Python
+EDITABLE_COMMANDS = ("editable_wheel", "develop")  # setuptools commands of `pip install -e`
+WARNING_PREFIX = "alice-engine:"  # starts the one warning line of a pure fallback
+
+
+def warn(reason: str) -> None:
+    """One warning line the installing user sees (see the module docstring)."""
+    line = f"{WARNING_PREFIX} {reason}; installing the pure Python build (slower, same moves)"
+    try:
+        with open("/dev/tty", "w") as tty:  # pip hides a build's output, not the terminal
+            tty.write(f"\nWARNING: {line}\n")  # on a line of its own, past pip's spinner
+    except OSError:  # no terminal (CI, a pipe): a recent pip still shows a build's warnings
+        warnings.warn(line, stacklevel=2)
+
+
+def pure_on_purpose() -> bool:
+    """``ALICE_ENGINE_PURE`` is set (to anything but "" or "0")."""
+    return os.environ.get(PURE_ENV, "") not in ("", "0")
+
+
+def editable_install() -> bool:
+    """``pip install -e``: the checkout's ``.py`` files must stay the code that runs."""
+    return any(cmd in sys.argv for cmd in EDITABLE_COMMANDS)
+
+
+def first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return (text.splitlines() or [type(error).__name__])[0][:200]
+
+
+class MaybeCompiledDistribution(Distribution):
+    """Declares extension modules (a platform wheel, ``build_ext`` runs) unless pure is asked for."""
+
+    def has_ext_modules(self) -> bool:
+        return not (pure_on_purpose() or editable_install())
+
+
+class CleanBuildPy(build_py):
+    """Start from an empty build directory so no extension of an earlier build leaks into this one."""
+
+    def run(self) -> None:
+        if pure_on_purpose():
+            warn(f"{PURE_ENV} is set")
+        if os.path.isdir(self.build_lib):
+            shutil.rmtree(self.build_lib)
+        super().run()
+
+
+class OptionalMypycBuildExt(build_ext):
+    """mypyc-compile ``COMPILED_MODULES``; on any failure, warn and leave the pure modules."""
+
+    def finalize_options(self) -> None:
+        self.distribution.ext_modules = self._mypyc_extensions()
+        super().finalize_options()
+
+    def _mypyc_extensions(self) -> list[Extension]:
+        if pure_on_purpose() or editable_install():
+            return []
+        try:
+            from mypyc.build import mypycify
+        except Exception as error:  # not installed, or broken
+            warn(f"mypyc is not available ({first_line(error)})")
+            return []
+        try:
+            return list(mypycify(COMPILED_MODULES, opt_level="3"))
+        except (Exception, SystemExit) as error:  # mypy type errors end in sys.exit
+            warn(f"mypyc could not compile the code ({first_line(error)})")
+            return []
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except (Exception, SystemExit) as error:  # no compiler, CC=false, missing headers, ...
+            extensions: list[Extension] = self.extensions
+            for ext in extensions:  # a partial build must not be installed
+                path = self.get_ext_fullpath(ext.name)
+                if os.path.exists(path):
+                    os.remove(path)
+            extensions.clear()
+            compiler = (getattr(self.compiler, "compiler_so", None) or ["the C compiler"])[0]
+            warn(f"the C compile failed ({compiler}: {type(error).__name__}; pip install -v shows why)")
+
+
+setup(
+    distclass=MaybeCompiledDistribution,
+    cmdclass={"build_ext": OptionalMypycBuildExt, "build_py": CleanBuildPy},
+)
