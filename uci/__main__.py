@@ -2,6 +2,7 @@
 
 With no arguments: speak UCI on stdin/stdout until ``quit`` or end of input.
 With arguments: run them as one command, then exit (``alice-engine bench 3``).
+``alice-engine --version``: the version and the build (compiled or pure Python).
 """
 
 from __future__ import annotations
@@ -11,6 +12,11 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args == ["--version"]:
+        from engine.build import version_line
+
+        print(f"alice-engine {version_line()}")
+        return 0
     try:
         from uci.protocol import Output, UciEngine, serve
 

@@ -69,12 +69,10 @@ GO_KEYWORDS = GO_INT_FIELDS + GO_FLAGS + ("searchmoves",)
 
 
 def engine_version() -> str:
-    try:
-        from importlib.metadata import version
+    """The version and the build, e.g. ``0.2.0 (compiled: mypyc)``."""
+    from engine.build import version_line
 
-        return version("alice-engine")
-    except Exception:
-        return "dev"
+    return version_line()
 
 
 class CommandError(ValueError):
