@@ -1,9 +1,32 @@
-"""Shared test setup: import the project from the checkout even when not installed."""
+"""Shared test setup: test the installed engine when there is one, else the checkout.
+
+After ``pip install .`` (compiled or pure, not editable) the checkout's sources are kept
+off ``sys.path`` and ``PYTHONPATH`` so every test, and every engine process a test
+starts, runs the installed build. Otherwise the checkout is put first on both.
+"""
 
 import os
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for path in (ROOT, os.path.join(ROOT, "scripts")):
-    if path not in sys.path:
-        sys.path.insert(0, path)
+from installed import INSTALLED, ROOT, SCRIPTS, in_checkout
+
+
+def _pythonpath(entries: list[str]) -> str:
+    return os.pathsep.join(entry for entry in entries if entry)
+
+
+_env_path = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+if INSTALLED:
+    sys.path[:] = [path for path in sys.path if not in_checkout(path)]
+    sys.path.append(SCRIPTS)  # make_openings, selfplay; the installed alice_match comes first
+    os.environ["PYTHONPATH"] = _pythonpath([path for path in _env_path if path and not in_checkout(path)])
+    # Bind the packages to the installed copy now: a script module imported later may put
+    # the checkout on sys.path.
+    import engine  # noqa: F401
+    import search  # noqa: F401
+    import uci  # noqa: F401
+else:
+    for path in (ROOT, SCRIPTS):
+        if path not in sys.path:
+            sys.path.insert(0, path)
+    os.environ["PYTHONPATH"] = _pythonpath([ROOT, SCRIPTS, *_env_path])

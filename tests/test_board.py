@@ -15,6 +15,7 @@ import pytest
 
 import engine
 from engine.board import AliceBoard, to_chess_move, to_engine_move
+from installed import CHILD_CWD, engine_command
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTED = str(ROOT / "tests" / "engines" / "scripted.py")
@@ -418,7 +419,7 @@ def test_chess_engine_sends_the_compact_root_fen_and_rejects_an_illegal_move() -
 
 @pytest.mark.slow
 def test_chess_engine_drives_alice_engine() -> None:
-    with chess.engine.SimpleEngine.popen_uci([sys.executable, "-m", "uci"], timeout=30, cwd=str(ROOT)) as eng:
+    with chess.engine.SimpleEngine.popen_uci(engine_command(), timeout=30, cwd=CHILD_CWD) as eng:
         assert eng.options["UCI_Variant"].var and "alice" in eng.options["UCI_Variant"].var
         board = AliceBoard()
         for _ in range(12):

@@ -12,6 +12,7 @@ import pytest
 from alice_match.cli import parse_args
 from alice_match.match import run_match
 from engine.board import AliceBoard
+from installed import CHILD_CWD
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_alice_engine_against_the_random_player(tmp_path: Path) -> None:
     pgn = tmp_path / "engine.pgn"
     argv = [
-        "-engine", f"cmd={sys.executable}", "arg=-m", "arg=uci", f"dir={ROOT}", "name=alice",
+        "-engine", f"cmd={sys.executable}", "arg=-m", "arg=uci", f"dir={CHILD_CWD}", "name=alice",
         "-engine", f"cmd={sys.executable}", "arg=-m", "arg=alice_match.players", "arg=random",
         f"dir={ROOT / 'scripts'}", "name=random",
         "-each", "nodes=200", "-games", "2", "-repeat", "-maxmoves", "25",

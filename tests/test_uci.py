@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import queue
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -19,8 +18,8 @@ from collections.abc import Iterator
 import pytest
 
 from engine import STARTING_FEN, Position, divide, parse_uci
+from installed import CHILD_CWD, engine_command
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 MATED = "position startpos moves e2e4 d7d5 f1e2 d5e4 e2b5"  # black is checkmated
 STALEMATE_FEN = "7k/5K2/6Q1/8/8/8/8/8 b - - 0 1"
@@ -38,13 +37,6 @@ INFO_LINE = re.compile(
 BESTMOVE = re.compile(r"^bestmove (\S+)(?: ponder (\S+))?$")
 
 
-def engine_command() -> list[str]:
-    """The console script next to this interpreter, else on PATH, else ``python -m uci``."""
-    here = os.path.dirname(sys.executable)
-    exe = shutil.which("alice-engine", path=here) or shutil.which("alice-engine")
-    return [exe] if exe else [sys.executable, "-m", "uci"]
-
-
 class Uci:
     """A running engine: ``send`` lines, ``expect`` a line matching a regex within a timeout."""
 
@@ -54,7 +46,7 @@ class Uci:
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            cwd=ROOT,
+            cwd=CHILD_CWD,
             bufsize=0,
         )
         self.lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
@@ -597,7 +589,7 @@ def test_ctrl_c_is_quiet() -> None:
 
 def test_closed_stdout_is_quiet() -> None:
     read_end, write_end = os.pipe()
-    proc = subprocess.Popen(engine_command(), stdin=subprocess.PIPE, stdout=write_end, stderr=subprocess.PIPE, cwd=ROOT)
+    proc = subprocess.Popen(engine_command(), stdin=subprocess.PIPE, stdout=write_end, stderr=subprocess.PIPE, cwd=CHILD_CWD)
     os.close(write_end)
     os.close(read_end)  # the GUI went away: every write now fails with EPIPE
     _, err = proc.communicate(b"uci\nisready\ngo depth 2\nd\n", timeout=10)
@@ -641,7 +633,7 @@ def test_python_m_uci_is_the_same_engine() -> None:
 def test_python_chess_can_drive_it() -> None:
     import chess.engine
 
-    engine = chess.engine.SimpleEngine.popen_uci(engine_command(), cwd=ROOT, timeout=10)
+    engine = chess.engine.SimpleEngine.popen_uci(engine_command(), cwd=CHILD_CWD, timeout=10)
     try:
         for name in ("UCI_Variant", "Hash", "Clear Hash", "MultiPV", "Move Overhead", "Ponder"):
             assert name in engine.options, name

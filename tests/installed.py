@@ -1,0 +1,55 @@
+"""Which copy of the engine the tests exercise, and how to start it as a process.
+
+After a non-editable ``pip install .`` (compiled or pure) the tests import and start the
+*installed* package, so CI tests what users get; with nothing installed, or an editable
+install, they use the checkout's sources. ``conftest.py`` arranges ``sys.path`` and
+``PYTHONPATH`` accordingly, before any test imports ``engine``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from importlib.machinery import PathFinder
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCRIPTS = os.path.join(ROOT, "scripts")
+TESTS = os.path.join(ROOT, "tests")
+
+
+def in_checkout(path: str) -> bool:
+    """``path`` (a ``sys.path`` entry; ``""`` is the working directory) is the checkout's root."""
+    return os.path.realpath(path or os.getcwd()) == os.path.realpath(ROOT)
+
+
+def installed_engine() -> str | None:
+    """Where ``engine`` is importable from outside the checkout (site-packages), else ``None``."""
+    spec = PathFinder.find_spec("engine", [p for p in sys.path if not in_checkout(p)])
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    location = os.path.realpath(next(iter(spec.submodule_search_locations)))
+    return None if location.startswith(os.path.realpath(ROOT) + os.sep) else location
+
+
+INSTALLED = installed_engine() is not None  # decided once, before conftest changes sys.path
+
+# Working directory of engine processes: ``python -m uci`` imports from it first, so an
+# installed build is started away from the checkout's sources.
+CHILD_CWD = TESTS if INSTALLED else ROOT
+
+
+def engine_command() -> list[str]:
+    """The installed ``alice-engine`` next to this interpreter, else ``python -m uci``.
+
+    Start it with ``cwd=CHILD_CWD``.
+    """
+    script = shutil.which("alice-engine", path=os.path.dirname(sys.executable))
+    return [script] if INSTALLED and script else [sys.executable, "-m", "uci"]
+
+
+def pure_sources_env() -> dict[str, str]:
+    """An environment whose Python imports the checkout's ``.py`` files (run it with ``cwd=ROOT``)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([ROOT, SCRIPTS])
+    return env
