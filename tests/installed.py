@@ -29,7 +29,7 @@ def installed_engine() -> str | None:
     if spec is None or not spec.submodule_search_locations:
         return None
     location = os.path.realpath(next(iter(spec.submodule_search_locations)))
-    return None if location.startswith(os.path.realpath(ROOT) + os.sep) else location
+    return None if location == os.path.realpath(os.path.join(ROOT, "engine")) else location
 
 
 INSTALLED = installed_engine() is not None  # decided once, before conftest changes sys.path
