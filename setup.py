@@ -44,6 +44,7 @@ COMPILED_MODULES = [
 ]
 PURE_ENV = "ALICE_ENGINE_PURE"  # set to anything but "" or "0" to install pure Python
 EDITABLE_COMMANDS = ("editable_wheel", "develop")  # setuptools commands of `pip install -e`
+BUILD_COMMANDS = ("bdist_wheel", "build", "build_ext", "install")  # the ones that compile
 WARNING_PREFIX = "alice-engine:"  # starts the one warning line of a pure fallback
 
 
@@ -100,6 +101,8 @@ class OptionalMypycBuildExt(build_ext):
     def _mypyc_extensions(self) -> list[Extension]:
         if pure_on_purpose() or editable_install():
             return []
+        if not any(cmd in sys.argv for cmd in BUILD_COMMANDS):
+            return []  # metadata only (egg_info, dist_info also finalize build_ext): no need for C
         try:
             from mypyc.build import mypycify
         except Exception as error:  # not installed, or broken
@@ -107,7 +110,11 @@ class OptionalMypycBuildExt(build_ext):
             return []
         try:
             return list(mypycify(COMPILED_MODULES, opt_level="3"))
-        except (Exception, SystemExit) as error:  # mypy type errors end in sys.exit
+        except SystemExit as error:  # mypy printed type errors, then exited
+            why = error.code if isinstance(error.code, str) else "type errors"
+            warn(f"mypyc could not compile the code ({why}; pip install -v shows them)")
+            return []
+        except Exception as error:
             warn(f"mypyc could not compile the code ({first_line(error)})")
             return []
 
