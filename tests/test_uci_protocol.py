@@ -14,6 +14,7 @@ import pytest
 from engine import Position, parse_uci
 from search.limits import Iteration, Limits, Result
 from uci.options import CheckOption, ComboOption, OptionError, Options, SpinOption
+from search.thinker import Thinker
 from uci.protocol import Output, UciEngine
 
 
@@ -40,14 +41,19 @@ class FakeSearcher:
         pass
 
     def search(
-        self, pos: Position, limits: Limits, stop: threading.Event, on_iteration: Callable[[Iteration], None]
+        self,
+        pos: Position,
+        limits: Limits,
+        stop: threading.Event,
+        on_iteration: Callable[[Iteration], None],
+        ponderhit: object = None,
     ) -> Result:
         return self.behaviour(pos, limits, stop, on_iteration)
 
 
 def make(behaviour: Callable[..., Result]) -> tuple[UciEngine, Captured]:
     out = Captured()
-    engine = UciEngine(Output(out), searcher=FakeSearcher(behaviour))  # type: ignore[arg-type]
+    engine = UciEngine(Output(out), Thinker(searcher=FakeSearcher(behaviour)))  # type: ignore[arg-type]
     return engine, out
 
 
