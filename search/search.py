@@ -24,18 +24,22 @@ import time
 from array import array
 from collections.abc import Callable
 
+from engine.movegen import checking_squares
 from engine.position import Position
 from engine.tables import (
+    BISHOP,
     DIAG_ATTACKS,
     DIAG_MASKS,
     FILE_ATTACKS,
     FILE_MASKS,
     KING,
-    KNIGHT_ATTACKS,
+    OCC_A,
+    OCC_BLACK,
     PAWN,
-    PAWN_ATTACKS,
+    QUEEN,
     RANK_ATTACKS,
     RANK_MASKS,
+    ROOK,
     Move,
 )
 from search.evaluate import evaluate
@@ -101,24 +105,22 @@ CheckInfo = tuple[int, tuple[int, ...], int, int, int, int]
 
 def check_info(pos: Position) -> CheckInfo:
     """What ``gives_check`` needs, computed once per node: the enemy king's board, the
-    checking squares by ptype on it, the king square, that board's occupancy and our
-    diagonal and orthogonal sliders on it."""
+    checking squares by ptype on it (``engine.movegen.checking_squares``), the king square,
+    that board's occupancy and our diagonal and orthogonal sliders on it."""
     bb = pos.bb
     us = pos.turn
     them = us ^ 1
-    k = (bb[KING] & bb[8 | them]).bit_length() - 1
+    k = (bb[KING] & bb[OCC_BLACK | them]).bit_length() - 1
     kb = pos.sq[k] >> 4
-    o = bb[10 | kb]
-    dg = DIAG_ATTACKS[k][DIAG_MASKS[k] & o]
-    ot = RANK_ATTACKS[k][RANK_MASKS[k] & o] | FILE_ATTACKS[k][FILE_MASKS[k] & o]
-    mine = bb[8 | us] & o
+    o = bb[OCC_A | kb]
+    mine = bb[OCC_BLACK | us] & o
     return (
         kb,
-        (0, PAWN_ATTACKS[them][k], KNIGHT_ATTACKS[k], dg, ot, dg | ot, 0),
+        checking_squares(k, o, them),
         k,
         o,
-        mine & (bb[3] | bb[5]),
-        mine & (bb[4] | bb[5]),
+        mine & (bb[BISHOP] | bb[QUEEN]),
+        mine & (bb[ROOK] | bb[QUEEN]),
     )
 
 
