@@ -36,28 +36,21 @@ from __future__ import annotations
 from typing import Final
 
 from engine.bits import BB_ALL, Bitboard, bit_length, popcount
-from engine.movegen import checking_squares
+from engine.movegen import checking_squares, piece_attacks
 from engine.position import Position
 from engine.tables import (
     BB_FILE_A,
     BB_FILE_H,
     BISHOP,
-    DIAG_ATTACKS,
-    DIAG_MASKS,
-    FILE_ATTACKS,
-    FILE_MASKS,
     KING,
     KING_ATTACKS,
     KNIGHT,
-    KNIGHT_ATTACKS,
     OCC_A,
     OCC_B,
     OCC_BLACK,
     OCC_WHITE,
     PAWN,
     QUEEN,
-    RANK_ATTACKS,
-    RANK_MASKS,
     ROOK,
 )
 
@@ -152,9 +145,9 @@ def _eval(pos: Position) -> tuple[int, int, int, int, int, int, int, int]:
     """White-perspective (material+pst, king placement, mobility, mirror blockage, king danger white,
     king danger black, threats, board placement).
 
-    King danger values are penalties (>= 0) against the named colour. One long function on
-    purpose (the hottest code after move generation): per-colour and per-board values are
-    separate locals rather than small lists, which the compiled build keeps in registers.
+    King danger values are penalties (>= 0) against the named colour. Per-colour and per-board
+    values are separate locals rather than small lists, which the compiled build keeps in
+    registers; each side's pieces are one ``_side`` call.
     """
     sq = pos.sq
     bb = pos.bb
@@ -182,10 +175,6 @@ def _eval(pos: Position) -> tuple[int, int, int, int, int, int, int, int]:
     bpa_b = ((bp & occ_b & ~BB_FILE_A) >> 9) | ((bp & occ_b & ~BB_FILE_H) >> 7)
     wpa_a = ((((wp & occ_a & ~BB_FILE_H) << 9) | ((wp & occ_a & ~BB_FILE_A) << 7)) & BB_ALL)
     bpa_a = ((bp & occ_a & ~BB_FILE_A) >> 9) | ((bp & occ_a & ~BB_FILE_H) >> 7)
-    att_w_a = wpa_a
-    att_w_b = wpa_b
-    att_b_a = bpa_a
-    att_b_b = bpa_b
 
     material = 0
     pcs = pawns
@@ -200,84 +189,22 @@ def _eval(pos: Position) -> tuple[int, int, int, int, int, int, int, int]:
         + PHASE_WEIGHT[ROOK] * popcount(bb[ROOK])
         + PHASE_WEIGHT[QUEEN] * popcount(bb[QUEEN])
     )
-    mob = 0
-    blk = 0
-    rel = 0
-    units0 = 0  # danger units against black's king
-    units1 = 0  # ... and white's
-    attackers0 = 0
-    attackers1 = 0
-    a: Bitboard
-    chk: Bitboard
-    pieces = (black | white) & ~(kings | pawns)
-    while pieces:
-        lsb = pieces & -pieces
-        pieces ^= lsb
-        s = bit_length(lsb) - 1
-        p = sq[s]
-        material += PST[p << 6 | s]
-        t = p & 7
-        b = p >> 4
-        o = occ_b if b else occ_a
-        other = occ_a if b else occ_b
-        if t == KNIGHT:
-            a = KNIGHT_ATTACKS[s]
-        elif t == BISHOP:
-            a = DIAG_ATTACKS[s][DIAG_MASKS[s] & o]
-        elif t == ROOK:
-            a = RANK_ATTACKS[s][RANK_MASKS[s] & o] | FILE_ATTACKS[s][FILE_MASKS[s] & o]
-        else:
-            a = (
-                DIAG_ATTACKS[s][DIAG_MASKS[s] & o]
-                | RANK_ATTACKS[s][RANK_MASKS[s] & o]
-                | FILE_ATTACKS[s][FILE_MASKS[s] & o]
-            )
-        if p & 8:  # white
-            if b:
-                att_w_b |= a
-            else:
-                att_w_a |= a
-            d = a & ~(white & o)
-            free = d & ~other
-            mob += MOB_FREE_BY_CODE[p] * popcount(free)
-            blk += MOB_BLOCKED_BY_CODE[p] * popcount(d & other)
-            if b == kb0:
-                n = popcount(a & zone0)
-                if n:
-                    units0 += KS_ZONE_BY_TYPE[t] * n
-                    attackers0 += 1
-            else:
-                rel += OPP_BOARD_BY_CODE[p]
-                chk = kn0 if t == KNIGHT else dg0 if t == BISHOP else ot0 if t == ROOK else qu0
-                n = KS_CHECK_BY_TYPE[t] * popcount(free & chk) + KS_ARRIVE_BY_TYPE[t] * popcount(free & zone0)
-                if n:
-                    units0 += n
-                    attackers0 += 1
-            if b == kb1 and a & zone1:
-                rel += DEFENDER_BY_CODE[p]
-        else:
-            if b:
-                att_b_b |= a
-            else:
-                att_b_a |= a
-            d = a & ~(black & o)
-            free = d & ~other
-            mob += MOB_FREE_BY_CODE[p] * popcount(free)
-            blk += MOB_BLOCKED_BY_CODE[p] * popcount(d & other)
-            if b == kb1:
-                n = popcount(a & zone1)
-                if n:
-                    units1 += KS_ZONE_BY_TYPE[t] * n
-                    attackers1 += 1
-            else:
-                rel += OPP_BOARD_BY_CODE[p]
-                chk = kn1 if t == KNIGHT else dg1 if t == BISHOP else ot1 if t == ROOK else qu1
-                n = KS_CHECK_BY_TYPE[t] * popcount(free & chk) + KS_ARRIVE_BY_TYPE[t] * popcount(free & zone1)
-                if n:
-                    units1 += n
-                    attackers1 += 1
-            if b == kb0 and a & zone0:
-                rel += DEFENDER_BY_CODE[p]
+    # Each side's pieces: (material, mobility, blockage, placement, danger units it causes the
+    # enemy king, how many of its pieces cause them, its attacks on A, its attacks on B).
+    mat_w, mob_w, blk_w, rel_w, units0, attackers0, aw_a, aw_b = _side(
+        sq, white & ~(kings | pawns), white, occ_a, occ_b, kb0, zone0, kb1, zone1, kn0, dg0, ot0, qu0
+    )
+    mat_b, mob_b, blk_b, rel_b, units1, attackers1, ab_a, ab_b = _side(
+        sq, black & ~(kings | pawns), black, occ_a, occ_b, kb1, zone1, kb0, zone0, kn1, dg1, ot1, qu1
+    )
+    material += mat_w + mat_b
+    mob = mob_w + mob_b
+    blk = blk_w + blk_b
+    rel = rel_w + rel_b
+    att_w_a = wpa_a | aw_a
+    att_w_b = wpa_b | aw_b
+    att_b_a = bpa_a | ab_a
+    att_b_b = bpa_b | ab_b
 
     # The kings attack their neighbourhood on their own board.
     if kb0:
@@ -308,6 +235,69 @@ def _eval(pos: Position) -> tuple[int, int, int, int, int, int, int, int]:
         - _hanging(sq, black & occ_b & att_w_b & ~att_b_a & ~kings)
     )
     return material, king, mob, blk, danger1, danger0, -threats, rel
+
+
+def _side(
+    sq: list[int],
+    pieces: Bitboard,
+    mine: Bitboard,
+    occ_a: Bitboard,
+    occ_b: Bitboard,
+    kbe: int,
+    zone_e: Bitboard,
+    kbo: int,
+    zone_o: Bitboard,
+    kn: Bitboard,
+    dg: Bitboard,
+    ot: Bitboard,
+    qu: Bitboard,
+) -> tuple[int, int, int, int, int, int, Bitboard, Bitboard]:
+    """One side's knights, bishops, rooks and queens (``pieces``): see ``_eval``. ``kbe``/``zone_e``
+    are the enemy king's board and neighbourhood, ``kbo``/``zone_o`` its own king's, and
+    ``kn``..``qu`` the squares from which each piece type checks the enemy king."""
+    material = 0
+    mob = 0
+    blk = 0
+    rel = 0
+    units = 0
+    attackers = 0
+    att_a: Bitboard = 0
+    att_b: Bitboard = 0
+    chk: Bitboard
+    while pieces:
+        lsb = pieces & -pieces
+        pieces ^= lsb
+        s = bit_length(lsb) - 1
+        p = sq[s]
+        material += PST[p << 6 | s]
+        t = p & 7
+        b = p >> 4
+        o = occ_b if b else occ_a
+        other = occ_a if b else occ_b
+        a = piece_attacks(p, s, o)
+        if b:
+            att_b |= a
+        else:
+            att_a |= a
+        d = a & ~(mine & o)
+        free = d & ~other
+        mob += MOB_FREE_BY_CODE[p] * popcount(free)
+        blk += MOB_BLOCKED_BY_CODE[p] * popcount(d & other)
+        if b == kbe:
+            n = popcount(a & zone_e)
+            if n:
+                units += KS_ZONE_BY_TYPE[t] * n
+                attackers += 1
+        else:
+            rel += OPP_BOARD_BY_CODE[p]
+            chk = kn if t == KNIGHT else dg if t == BISHOP else ot if t == ROOK else qu
+            n = KS_CHECK_BY_TYPE[t] * popcount(free & chk) + KS_ARRIVE_BY_TYPE[t] * popcount(free & zone_e)
+            if n:
+                units += n
+                attackers += 1
+        if b == kbo and a & zone_o:
+            rel += DEFENDER_BY_CODE[p]
+    return material, mob, blk, rel, units, attackers, att_a, att_b
 
 
 def _flight_units(flights: Bitboard) -> int:

@@ -82,15 +82,13 @@ class TranspositionTable:
         """Reallocate to exactly ``slots`` entries (tests use tiny tables to force clashes)."""
         slots = max(1, slots)
         self.slots = slots
-        self.keys = array("Q", bytes(8 * slots))
-        self.data = array("Q", bytes(8 * slots))
+        self.keys = array("Q", [0]) * slots  # repeating one zero fills faster than copying zero bytes
+        self.data = array("Q", [0]) * slots
         self.generation = 0
 
     def clear(self) -> None:
         """Forget every entry (same size)."""
-        self.keys = array("Q", bytes(8 * self.slots))
-        self.data = array("Q", bytes(8 * self.slots))
-        self.generation = 0
+        self.resize_slots(self.slots)
 
     def new_search(self) -> None:
         """Age the table: entries of earlier searches become preferred victims."""
