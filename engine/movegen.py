@@ -73,17 +73,19 @@ def attackers(bb: list[Bitboard], color: int, s: Square, o: Bitboard) -> Bitboar
     >>> bin(attackers(pos.bb, 1, chess.F3, pos.bb[OCC_A])).count("1")  # e2, g2, g1
     3
     """
-    return (
-        bb[OCC_BLACK | color]
-        & o
-        & (
-            (KNIGHT_ATTACKS[s] & bb[KNIGHT])
-            | (KING_ATTACKS[s] & bb[KING])
-            | (PAWN_ATTACKS[(color ^ 1) << 6 | s] & bb[PAWN])
-            | (DIAG_ATTACKS[s][DIAG_MASKS[s] & o] & (bb[BISHOP] | bb[QUEEN]))
-            | ((RANK_ATTACKS[s][RANK_MASKS[s] & o] | FILE_ATTACKS[s][FILE_MASKS[s] & o]) & (bb[ROOK] | bb[QUEEN]))
-        )
+    mine = bb[OCC_BLACK | color] & o
+    found = mine & (
+        (KNIGHT_ATTACKS[s] & bb[KNIGHT]) | (KING_ATTACKS[s] & bb[KING]) | (PAWN_ATTACKS[(color ^ 1) << 6 | s] & bb[PAWN])
     )
+    # Sliders: look a line up only when one of ours stands on it (empty-board rays).
+    queens = bb[QUEEN]
+    diag = mine & (bb[BISHOP] | queens) & DIAG_RAYS[s]
+    if diag:
+        found |= DIAG_ATTACKS[s][DIAG_MASKS[s] & o] & diag
+    ortho = mine & (bb[ROOK] | queens) & ORTHO_RAYS[s]
+    if ortho:
+        found |= (RANK_ATTACKS[s][RANK_MASKS[s] & o] | FILE_ATTACKS[s][FILE_MASKS[s] & o]) & ortho
+    return found
 
 
 def piece_attacks(code: Piece, s: Square, o: Bitboard) -> Bitboard:
