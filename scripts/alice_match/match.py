@@ -192,6 +192,9 @@ class Match:
         except (SetupError, ResumeError) as error:
             print(f"alice-match: {error}", file=self.err, flush=True)
             return 2
+        except KeyboardInterrupt:
+            self._interrupt()
+            return 1
         workers = [
             threading.Thread(target=self._worker, name=f"match-worker-{i}", daemon=True)
             for i in range(max(1, self.config.concurrency))
@@ -302,7 +305,12 @@ class Match:
                     self.say(f"Error: {error}; stopping the match")
                     self._abort()
                     return
-                self._play(slot, (processes[slot.white], processes[slot.black]))
+                try:
+                    self._play(slot, (processes[slot.white], processes[slot.black]))
+                except Exception as error:  # a bug: stop rather than wait for this game forever
+                    self.say(f"Error: internal: {type(error).__name__}: {error}; stopping the match")
+                    self._abort()
+                    raise
                 for proc in processes.values():
                     if not proc.alive():
                         proc.kill()  # reap it; a new one is started for the next game
