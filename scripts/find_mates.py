@@ -2,6 +2,7 @@
 
     python scripts/find_mates.py scan --fsf FSF [--seed 1] [--games 200] [--setups 3000]
     python scripts/find_mates.py verify tests/data/mates.epd --fsf FSF
+    python scripts/find_mates.py check --mate 2 [--seed 11] [--games 60] [--every 3] [--setups 400]
 
 ``scan`` collects candidates from seeded random games and random sparse set-ups (kings
 and a few pieces on random squares and boards), keeps those where Fairy-Stockfish alice
@@ -10,7 +11,10 @@ brute-force solver of ``tests/mate_solver.py``: the shortest mate and every key.
 one EPD line per verified position with how its key is made (check, capture or quiet, and
 whether the moving piece lands on the defending king's board). ``verify`` re-checks a file:
 the stated length is the solver's shortest, the listed keys are exactly the solver's,
-and Fairy-Stockfish's ``go mate N`` reports ``mate N`` with one of the keys.
+and Fairy-Stockfish's ``go mate N`` reports ``mate N`` with one of the keys. ``check``
+compares the mate search of ``search/mate.py`` with the solver on sampled positions (every
+``--every``-th position of the random games, and the set-ups): the same shortest mate within
+``--mate`` moves, or none, and prints each difference.
 """
 
 from __future__ import annotations
@@ -31,6 +35,9 @@ from engine.position import Position  # noqa: E402
 from fenbuild import compact_fen  # noqa: E402
 from make_openings import Scorer  # noqa: E402
 from mate_solver import mate_keys, shortest_mate  # noqa: E402
+from search.limits import Iteration  # noqa: E402
+from search.mate import MateSearch  # noqa: E402
+from search.search import Searcher  # noqa: E402
 
 # ---------------------------------------------------------------- tunables
 SCAN_DEPTH = 6  # Fairy-Stockfish depth of the first filter (sees mates in 3)
@@ -99,6 +106,22 @@ def random_setups(rng: random.Random, count: int) -> Iterator[str]:
         yield fen
 
 
+def sample(seed: int, games: int, every: int, setups: int) -> list[str]:
+    """Every ``every``-th position of ``games`` random games, then ``setups`` random set-ups."""
+    rng = random.Random(seed)
+    fens = [f for i, f in enumerate(random_games(rng, games)) if i % every == 0]
+    return fens + list(random_setups(rng, setups))
+
+
+def compare(fens: list[str], n: int) -> Iterator[tuple[str, int | None, int | None]]:
+    """``(fen, the solver's shortest mate, mate mode's)`` within ``n`` moves (``None``: no mate)."""
+    for fen in fens:
+        pos = Position(fen)
+        its: list[Iteration] = []
+        MateSearch(Searcher(1)).run(pos, pos.legal_moves(), n, its.append)
+        yield fen, shortest_mate(pos, n), its[-1].mate if its else None
+
+
 def key_kind(pos: Position, m: int) -> str:
     """``check``/``capture``/``quiet`` and ``transfer`` when the piece lands on the enemy king's board."""
     kinds = []
@@ -163,6 +186,19 @@ def verify(args: argparse.Namespace) -> None:
     sys.exit(1 if bad else 0)
 
 
+def check(args: argparse.Namespace) -> None:
+    counts: dict[int | None, int] = {}
+    bad = 0
+    for fen, expected, got in compare(sample(args.seed, args.games, args.every, args.setups), args.mate):
+        counts[expected] = counts.get(expected, 0) + 1
+        if got != expected:
+            bad += 1
+            print(f"DIFFERENT: solver {expected}, mate search {got}: {fen}", flush=True)
+    answers = ", ".join(f"{'none' if k is None else f'mate in {k}'}: {v}" for k, v in sorted(counts.items(), key=str))
+    print(f"{sum(counts.values())} positions ({answers}), {bad} differences")
+    sys.exit(1 if bad else 0)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -174,8 +210,14 @@ def main() -> None:
     ve = sub.add_parser("verify", help="re-check an EPD file with the solver and Fairy-Stockfish")
     ve.add_argument("file")
     ve.add_argument("--fsf", required=True, help="Fairy-Stockfish binary")
+    ch = sub.add_parser("check", help="compare the mate search with the solver on sampled positions")
+    ch.add_argument("--mate", type=int, default=2)
+    ch.add_argument("--seed", type=int, default=11)
+    ch.add_argument("--games", type=int, default=60)
+    ch.add_argument("--every", type=int, default=3)
+    ch.add_argument("--setups", type=int, default=400)
     args = ap.parse_args()
-    (scan if args.cmd == "scan" else verify)(args)
+    {"scan": scan, "verify": verify, "check": check}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -51,6 +51,7 @@ MAX_MATE = 100  # longest mate searched (moves); a larger ``go mate`` is searche
 TIME_SHARE = 0.9  # the proof may use this share of the hard time limit; the normal search gets the rest
 NODE_SHARE = 0.9  # ... and this share of a node limit
 FALLBACK_DEPTH = 5  # without a clock or limits, the normal search after a failed proof goes this deep
+TABLE_MAX_SLOTS = 1 << 21  # the proof table has as many slots as the hash table, at most this many (32 MB)
 ORDER_HASH = 1 << 30  # attacker/defender ordering: the table's move first
 ORDER_KILLER = 1 << 29  # ... then the killer of this ply
 ORDER_CHECK = 1 << 20  # attacker: checks before captures before the rest
@@ -118,7 +119,7 @@ class MateSearch:
 
     def __init__(self, searcher: Searcher) -> None:
         self.searcher = searcher
-        self.table = MateTable(searcher.tt.slots)
+        self.table = MateTable(min(searcher.tt.slots, TABLE_MAX_SLOTS))
         self.pos = Position(None)
         self.nodes = 0
         self.next_check = CHECK_EVERY
@@ -296,7 +297,7 @@ class MateSearch:
             pos.push(m)
             if d == 1:
                 self.nodes += 1
-                ok = not pos.legal_moves()  # a check with no reply is mate
+                ok = not pos.legal_moves() and pos.in_check()  # in_check: only when there is no reply
             else:
                 ok = self._defend(d - 1, ply + 1)
             pos.pop()

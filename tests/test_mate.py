@@ -10,6 +10,7 @@ import time
 
 import pytest
 from bench_mate import read_epd
+from find_mates import compare, sample
 from mate_solver import is_mate, move_mates_within, shortest_mate
 from test_uci import Uci
 
@@ -95,6 +96,18 @@ def test_the_proof_search_is_exact(fen: str, n: int, keys: list[str], ident: str
     others = [m for m in legal if move_to_uci(pos, m) not in keys]
     assert MateSearch(Searcher(1)).run(pos, others, n, its.append) is None
     assert pos.fen() == Position(fen).fen()  # the position is left as it was
+
+
+@pytest.mark.parametrize(
+    ("n", "games", "setups"), [(2, 10, 150), pytest.param(3, 1, 60, marks=pytest.mark.slow)]
+)
+def test_the_proof_search_agrees_with_the_solver(n: int, games: int, setups: int) -> None:
+    """Seeded random-game positions (every third) and sparse set-ups: same shortest mate, or none."""
+    lengths: dict[int | None, int] = {}
+    for fen, expected, got in compare(sample(11, games, 3, setups), n):
+        assert got == expected, fen
+        lengths[expected] = lengths.get(expected, 0) + 1
+    assert lengths.get(None, 0) >= 3 and lengths.get(n, 0) >= 3, lengths  # both answers occur
 
 
 @pytest.mark.parametrize(("fen", "n", "keys", "ident"), SHORT, ids=[m[3] for m in SHORT])
@@ -210,3 +223,47 @@ def test_stop_ends_a_long_mate_search_over_uci() -> None:
     finally:
         uci.close()
     assert b"Traceback" not in uci.stderr
+
+
+def _path(pos: Position, target: int, plies: int) -> list[int] | None:
+    """``plies`` moves from ``pos`` that reach the position with key ``target`` (depth-first)."""
+    if plies == 0:
+        return [] if pos.key == target else None
+    for m in pos.legal_moves():
+        pos.push(m)
+        rest = _path(pos, target, plies - 1)
+        pos.pop()
+        if rest is not None:
+            return [m, *rest]
+    return None
+
+
+def test_a_third_repetition_spoils_a_mate() -> None:
+    """m2-05 reached through a game in which the position after the key and a reply already
+    occurred twice: that reply repeats it a third time (a draw), so there is no mate in 2."""
+    fen, _, keys, _ = MATES[IDS.index("m2-05")]  # one key
+    root = Position(fen)
+    root.push(parse_uci(root, keys[0]))
+    for reply in root.legal_moves():
+        root.push(reply)
+        game = Position(root.fen())  # the position after the key and this reply, as a fresh game
+        root.pop()
+        loop = _path(game, game.key, 4)
+        if loop is None:
+            continue
+        for m in loop:
+            game.push(m)
+        back = _path(game, Position(fen).key, 2)
+        if back is not None:
+            break
+    else:
+        raise AssertionError("no game leads to the root through the repeated position")
+    for m in back:
+        game.push(m)
+    assert game.fen().split()[:4] == fen.split()[:4]
+    its: list[Iteration] = []
+    result = Searcher(4).search(game, Limits(mate=2, depth=1), threading.Event(), its.append)
+    assert all(it.mate != 2 for it in its)
+    assert result.best in game.legal_moves()
+    _, result, its = run(fen, Limits(mate=2))  # without that history: mate in 2
+    assert its[-1].mate == 2
