@@ -48,7 +48,7 @@ from engine.tables import (
 )
 from search.evaluate import evaluate
 from search.limits import Iteration, Limits, PonderHit, Result
-from search.timeman import budget
+from search.timeman import SCALE_MIN_DEPTH, budget, soft_scale
 from search.tt import (
     BOUND_EXACT,
     BOUND_LOWER,
@@ -187,6 +187,8 @@ class Searcher:
         self._budget: tuple[int, int] | None = None
         self._last_null = -1  # stack index of the innermost null move on the current path
         self._root_best: Move = 0  # best move found so far in the running iteration
+        self._root_nodes_best = 0  # nodes spent under the best root move in the last root search
+        self._root_nodes_all = 0  # nodes of that root search
         self.evaluate: Callable[[Position], int] = evaluate
 
     # ------------------------------------------------------------ management
@@ -289,8 +291,11 @@ class Searcher:
             if self._budget is None and not (limits.depth or limits.nodes or limits.infinite):
                 max_depth = FALLBACK_DEPTH
         prev_score = 0
+        stable = 0  # iterations the best move has held
         try:
             for depth in range(1, max_depth + 1):
+                last_best = best
+                last_score = prev_score
                 excluded: list[Move] = []
                 for pv_idx in range(multipv):
                     candidates = [m for m in root_moves if m not in excluded]
@@ -310,8 +315,14 @@ class Searcher:
                     self._apply_ponderhit()
                 if limits.mate and prev_score >= MATE_BOUND and (MATE - prev_score + 1) // 2 <= limits.mate:
                     break
-                if self._soft_ms is not None and self.elapsed_ms() >= self._soft_ms:
-                    break
+                stable = stable + 1 if best == last_best else 0
+                if self._soft_ms is not None:
+                    soft = float(self._soft_ms)
+                    if depth >= SCALE_MIN_DEPTH:
+                        share = self._root_nodes_best / max(1, self._root_nodes_all)
+                        soft *= soft_scale(stable, last_score - prev_score, share)
+                    if self.elapsed_ms() >= min(soft, float(self._hard_ms or soft)):
+                        break
                 if len(root_moves) == 1 and self._soft_ms is not None and depth >= 2:
                     break  # forced move: do not spend the clock
                 if prev_score >= MATE_BOUND and MATE - prev_score < depth and self._soft_ms is not None:
@@ -419,7 +430,10 @@ class Searcher:
         best_score = -INF
         best_move = moves[0]
         orig_alpha = alpha
+        start_nodes = self.nodes
+        best_nodes = 0
         for i, m in enumerate(moves):
+            before = self.nodes
             pos.push(m)
             if i == 0:
                 score = -self._negamax(pos, depth - 1, -beta, -alpha, 1, True, True)
@@ -431,11 +445,14 @@ class Searcher:
             if score > best_score:
                 best_score = score
                 best_move = m
+                best_nodes = self.nodes - before
                 if score > alpha:
                     alpha = score
                     self._root_best = m
                     if score >= beta:
                         break
+        self._root_nodes_best = best_nodes
+        self._root_nodes_all = self.nodes - start_nodes
         bound = BOUND_LOWER if best_score >= beta else (BOUND_EXACT if best_score > orig_alpha else BOUND_UPPER)
         self.tt.store(pos.key, best_move, score_to_tt(best_score, 0), depth, bound)
         return best_score, best_move
