@@ -281,6 +281,15 @@ class Searcher:
         if limits.depth:
             max_depth = max(1, min(MAX_DEPTH, limits.depth))
         multipv = max(1, min(limits.multipv, len(root_moves)))
+        if limits.mate:  # the exact mate search first; the normal search gives the line if it fails
+            from search.mate import FALLBACK_DEPTH, MateSearch  # here: search.mate imports this module
+
+            proof = MateSearch(self).run(pos, root_moves, limits.mate, on_iteration)
+            if proof is not None:
+                self._wait_if_required(limits)
+                return proof
+            if self._budget is None and not (limits.depth or limits.nodes or limits.infinite):
+                max_depth = FALLBACK_DEPTH
         prev_score = 0
         stable = 0  # iterations the best move has held
         try:
