@@ -270,9 +270,8 @@ def _side(
     att_b: Bitboard = 0
     chk: Bitboard
     while pieces:
-        lsb = pieces & -pieces
-        pieces ^= lsb
-        s = bit_length(lsb) - 1
+        s = bit_length(pieces & -pieces) - 1
+        pieces &= pieces - 1
         p = sq[s]
         material += PST[p << 6 | s]
         t = p & 7

@@ -303,12 +303,8 @@ class MateSearch:
             pos.pop()
             if ok:
                 self.attack_killers[ply] = m
-                if cached:
-                    self.table.store(key, m, d, True)
-                return True
-        if cached:
-            self.table.store(key, 0, d, False)
-        return False
+                return self._settle(cached, key, m, d, True)
+        return self._settle(cached, key, 0, d, False)
 
     def _defend(self, d: int, ply: int) -> bool:
         """Defender to move after the attacker's move: is it mated now, or within ``d`` more
@@ -330,12 +326,15 @@ class MateSearch:
             pos.pop()
             if not ok:
                 self.defend_killers[ply] = m
-                if cached:
-                    self.table.store(key, m, d, False)
-                return False
+                return self._settle(cached, key, m, d, False)
+        return self._settle(cached, key, 0, d, True)
+
+    def _settle(self, cached: bool, key: int, m: Move, d: int, proved: bool) -> bool:
+        """The verdict on the node within ``d`` moves (``m`` the move that decided it), stored
+        when the table may be used here."""
         if cached:
-            self.table.store(key, 0, d, True)
-        return True
+            self.table.store(key, m, d, proved)
+        return proved
 
     # ------------------------------------------------------------ line
     def _distance(self, limit: int, ply: int) -> int:

@@ -57,12 +57,20 @@ class EngineConfig:
 
 @dataclass
 class Info:
-    """The last search report before ``bestmove``: score (cp, mate in moves) and depth."""
+    """The last search report before ``bestmove``: score (``("cp", n)`` or ``("mate", moves)``),
+    depth and nodes."""
 
-    cp: int | None = None
-    mate: int | None = None
+    score: tuple[str, int] | None = None
     depth: int | None = None
     nodes: int | None = None
+
+    @property
+    def cp(self) -> int | None:
+        return self.score[1] if self.score is not None and self.score[0] == "cp" else None
+
+    @property
+    def mate(self) -> int | None:
+        return self.score[1] if self.score is not None and self.score[0] == "mate" else None
 
     def score_cp(self) -> int | None:
         """Score in centipawns, mates as +-(30000 - plies) like cutechess adjudication expects."""
@@ -100,10 +108,8 @@ def parse_info(line: str, info: Info) -> None:
                 value = int(tokens[i + 2])
             except ValueError:
                 value = None
-            if value is not None and tokens[i + 1] == "cp":
-                info.cp, info.mate = value, None
-            elif value is not None and tokens[i + 1] == "mate":
-                info.mate, info.cp = value, None
+            if value is not None and tokens[i + 1] in ("cp", "mate"):
+                info.score = (tokens[i + 1], value)
             i += 3
         elif tok == "pv":
             return
