@@ -27,8 +27,10 @@ from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 # Hot modules, compiled together into one mypyc group. engine/board.py (the python-chess
-# subclass), engine/build.py, uci/ and alice_match stay interpreted.
+# subclass), engine/build.py, search/thinker.py (the thread facade), uci/ and alice_match
+# stay interpreted.
 COMPILED_MODULES = [
+    "engine/bits.py",
     "engine/tables.py",
     "engine/position.py",
     "engine/movegen.py",
@@ -36,6 +38,7 @@ COMPILED_MODULES = [
     "engine/notation.py",
     "engine/perft.py",
     "search/search.py",
+    "search/mate.py",
     "search/evaluate.py",
     "search/tt.py",
     "search/timeman.py",
@@ -46,6 +49,9 @@ PURE_ENV = "ALICE_ENGINE_PURE"  # set to anything but "" or "0" to install pure 
 EDITABLE_COMMANDS = ("editable_wheel", "develop")  # setuptools commands of `pip install -e`
 BUILD_COMMANDS = ("bdist_wheel", "build", "build_ext", "install")  # the ones that compile
 WARNING_PREFIX = "alice-engine:"  # starts the one warning line of a pure fallback
+# mypy options of the compiled build: engine.bits.COMPILED is true there, so mypyc compiles
+# only the native branches.
+MYPY_OPTIONS = ["--always-true=COMPILED"]
 
 
 def warn(reason: str) -> None:
@@ -109,7 +115,7 @@ class OptionalMypycBuildExt(build_ext):
             warn(f"mypyc is not available ({first_line(error)})")
             return []
         try:
-            return list(mypycify(COMPILED_MODULES, opt_level="3"))
+            return list(mypycify([*MYPY_OPTIONS, *COMPILED_MODULES], opt_level="3"))
         except SystemExit as error:  # mypy printed type errors, then exited
             why = error.code if isinstance(error.code, str) else "type errors"
             warn(f"mypyc could not compile the code ({why}; pip install -v shows them)")
