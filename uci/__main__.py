@@ -2,6 +2,7 @@
 
 With no arguments: speak UCI on stdin/stdout until ``quit`` or end of input.
 With arguments: run them as one command, then exit (``alice-engine bench 3``).
+``alice-engine gui ...`` starts the web board instead (see ``gui.cli``).
 """
 
 from __future__ import annotations
@@ -11,6 +12,10 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args and args[0] == "gui":
+        from gui.cli import main as gui_main
+
+        return gui_main(args[1:])
     try:
         from uci.protocol import Output, UciEngine, serve
 
