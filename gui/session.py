@@ -228,7 +228,9 @@ class Session:
     def _player_name(self, color: chess.Color) -> str:
         player = self.players[color]
         if player is None:
-            return "You" if self.mode == "play" else "?"
+            if self.mode == "play":
+                return "You"
+            return self.game.headers.get("White" if color else "Black", "?")  # a loaded game's players
         label = self.choices[player.engine][player.strength].label
         return f"{self._engine_name(player.engine)} ({label})"
 

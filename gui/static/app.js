@@ -338,7 +338,8 @@ function renderPlayers() {
     const dot = document.createElement("span");
     dot.className = `dot ${color}`;
     el.appendChild(dot);
-    el.appendChild(document.createTextNode(`${sideName(color)}: ${state.names[color]}`));
+    const name = state.names[color];
+    el.appendChild(document.createTextNode(name && name !== "?" ? `${sideName(color)}: ${name}` : sideName(color)));
     el.classList.toggle("to-move", state.turn === color && !state.result);
   }
 }
