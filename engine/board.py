@@ -32,10 +32,11 @@ from collections.abc import Callable
 import chess
 import chess.variant
 
-from engine.fen import FenError
+from engine.fen import FenError, valid_castling
+from engine.movegen import attackers, piece_attacks, pseudo_legal_moves
 from engine.notation import MoveError, landing_board, move_to_san, parse_san, parse_uci
 from engine.position import STARTING_FEN, Position
-from engine.tables import BOARD_NAMES, CASTLES, KING, PAWN, ROOK, piece_code
+from engine.tables import BOARD_NAMES, KING, OCC_A, PAWN, piece_code
 
 __all__ = ["STARTING_FEN", "AliceBoard", "to_chess_move", "to_engine_move"]
 
@@ -63,25 +64,6 @@ def to_chess_move(m: int) -> chess.Move:
     if not m:
         return chess.Move.null()
     return chess.Move(m & 63, (m >> 6) & 63, (m >> 12) or None)
-
-
-def _valid_castling(sq: list[int], rights: int) -> int:
-    """``rights`` restricted to those whose king and rook stand at home on one board."""
-    valid = 0
-    for bit, (kf, _, rf, _, _, _) in CASTLES.items():
-        if not rights & bit:
-            continue
-        color = 1 if bit in (1, 2) else 0
-        k, r = sq[kf], sq[rf]
-        if (
-            k
-            and r
-            and k & 15 == piece_code(KING, color, 0)
-            and r & 15 == piece_code(ROOK, color, 0)
-            and k >> 4 == r >> 4
-        ):
-            valid |= bit
-    return valid
 
 
 def _is_null(undo: tuple) -> bool:  # type: ignore[type-arg]
@@ -141,7 +123,7 @@ class AliceBoard(chess.Board):
     def _edited(self) -> None:
         """After a direct edit of the squares: fix castling, rebuild, forget history."""
         pos = self._pos
-        pos.castling = _valid_castling(pos.sq, pos.castling)
+        pos.castling = valid_castling(pos.sq, pos.castling)
         pos._rebuild()
         self.move_stack.clear()
         self._stack.clear()
@@ -172,7 +154,7 @@ class AliceBoard(chess.Board):
     @castling_rights.setter
     def castling_rights(self, mask: chess.Bitboard) -> None:
         bits = sum(bit for bit, bb in _CASTLING_BB if mask & bb)
-        self._pos.castling = _valid_castling(self._pos.sq, bits)
+        self._pos.castling = valid_castling(self._pos.sq, bits)
         self._pos._rebuild()
         self._legal = None
 
@@ -420,59 +402,10 @@ class AliceBoard(chess.Board):
     def generate_pseudo_legal_moves(
         self, from_mask: chess.Bitboard = chess.BB_ALL, to_mask: chess.Bitboard = chess.BB_ALL
     ) -> Iterator[chess.Move]:
-        pos = self._pos
-        bb = pos.bb
-        us = pos.turn
-        ours_all = bb[8 | us]
-        theirs_all = bb[8 | (us ^ 1)]
-        for board in (0, 1):
-            own = bb[10 | board]
-            other = bb[11 - board]
-            ours = ours_all & own
-            theirs = theirs_all & own
-            free = ~other & ~ours & to_mask  # never onto our piece here, never onto any piece there
-            for s in chess.scan_forward(ours & ~bb[PAWN] & from_mask):
-                for d in chess.scan_forward(self._piece_attacks(s, own) & free):
-                    yield chess.Move(s, d)
-            for s in chess.scan_forward(ours & bb[PAWN] & from_mask):
-                targets = chess.BB_PAWN_ATTACKS[us][s] & theirs
-                step = 8 if us else -8
-                one = s + step
-                if not chess.BB_SQUARES[one] & (own | other):
-                    targets |= chess.BB_SQUARES[one]
-                # a double step needs the passed square empty on the pawn's own board only
-                if (
-                    chess.square_rank(s) == (1 if us else 6)
-                    and not chess.BB_SQUARES[one] & own
-                    and not chess.BB_SQUARES[one + step] & (own | other)
-                ):
-                    targets |= chess.BB_SQUARES[one + step]
-                for d in chess.scan_forward(targets & free):
-                    if chess.BB_SQUARES[d] & chess.BB_BACKRANKS:
-                        for promo in _PROMOTIONS:
-                            yield chess.Move(s, d, promo)
-                    else:
-                        yield chess.Move(s, d)
-        yield from self.generate_castling_moves(from_mask, to_mask)
-
-    def _piece_attacks(self, s: chess.Square, occupied: chess.Bitboard) -> chess.Bitboard:
-        """Squares the (non-pawn) piece on ``s`` reaches over ``occupied`` (one board); castling excluded."""
-        t = self._pos.sq[s] & 7
-        if t == chess.KNIGHT:
-            return chess.BB_KNIGHT_ATTACKS[s]
-        if t == chess.KING:
-            return chess.BB_KING_ATTACKS[s]
-        if t == chess.PAWN:
-            return chess.BB_PAWN_ATTACKS[bool(self._pos.sq[s] & 8)][s]
-        attacks = 0
-        if t in (chess.BISHOP, chess.QUEEN):
-            attacks = chess.BB_DIAG_ATTACKS[s][chess.BB_DIAG_MASKS[s] & occupied]
-        if t in (chess.ROOK, chess.QUEEN):
-            attacks |= (
-                chess.BB_RANK_ATTACKS[s][chess.BB_RANK_MASKS[s] & occupied]
-                | chess.BB_FILE_ATTACKS[s][chess.BB_FILE_MASKS[s] & occupied]
-            )
-        return attacks
+        """The rules' pseudo-legal moves (``engine.movegen.pseudo_legal_moves``)."""
+        for m in pseudo_legal_moves(self._pos):
+            if chess.BB_SQUARES[m & 63] & from_mask and chess.BB_SQUARES[(m >> 6) & 63] & to_mask:
+                yield to_chess_move(m)
 
     def is_pseudo_legal(self, move: chess.Move) -> bool:
         if not move or move.drop:
@@ -514,7 +447,7 @@ class AliceBoard(chess.Board):
         p = self._pos.sq[square]
         if not p:
             return chess.BB_EMPTY
-        return self._piece_attacks(square, self._pos.bb[10 | (p >> 4)])
+        return piece_attacks(p, square, self._pos.bb[OCC_A | (p >> 4)])
 
     def attackers_mask(
         self,
@@ -534,51 +467,14 @@ class AliceBoard(chess.Board):
                     color, square, occupied, board=1
                 )
             board = b
-        bb = self._pos.bb
-        own = bb[10 | board]
-        o = own if occupied is None else occupied
-        diag = chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & o]
-        ortho = (
-            chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & o]
-            | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & o]
-        )
-        return (
-            bb[8 | int(color)]
-            & own
-            & (
-                (chess.BB_KNIGHT_ATTACKS[square] & bb[chess.KNIGHT])
-                | (chess.BB_KING_ATTACKS[square] & bb[chess.KING])
-                | (chess.BB_PAWN_ATTACKS[not color][square] & bb[chess.PAWN])
-                | (diag & (bb[chess.BISHOP] | bb[chess.QUEEN]))
-                | (ortho & (bb[chess.ROOK] | bb[chess.QUEEN]))
-            )
-        )
+        own = self._pos.bb[OCC_A | board]
+        return attackers(self._pos.bb, int(color), square, own if occupied is None else occupied) & own
 
     def pin_mask(self, color: chess.Color, square: chess.Square) -> chess.Bitboard:
         """The ray to the king if the piece on ``square`` shields its king from an enemy
         slider on the king's board (such a piece can only move by capturing that slider),
         else ``BB_ALL``."""
-        pos = self._pos
-        king = pos.king(int(color))
-        p = pos.sq[square]
-        if king < 0 or not p or (p >> 4) != (pos.sq[king] >> 4):
-            return chess.BB_ALL
-        bb = pos.bb
-        own = bb[10 | (p >> 4)]
-        sq_mask = chess.BB_SQUARES[square]
-        for attacks, sliders in (
-            (chess.BB_FILE_ATTACKS, bb[chess.ROOK] | bb[chess.QUEEN]),
-            (chess.BB_RANK_ATTACKS, bb[chess.ROOK] | bb[chess.QUEEN]),
-            (chess.BB_DIAG_ATTACKS, bb[chess.BISHOP] | bb[chess.QUEEN]),
-        ):
-            rays = attacks[king][0]
-            if rays & sq_mask:
-                snipers = rays & sliders & bb[8 | int(not color)] & own
-                for sniper in chess.scan_reversed(snipers):
-                    if chess.between(sniper, king) & (own | sq_mask) == sq_mask:
-                        return chess.ray(king, sniper)
-                break
-        return chess.BB_ALL
+        return self._pos.pin_mask(int(color), square)
 
     # ------------------------------------------------------------ game state
     def is_checkmate(self) -> bool:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from engine.tables import CASTLES, CASTLING_LETTERS, KING, PAWN, ROOK, piece_code
+from engine.tables import BOARD_A, CASTLE_WK, CASTLE_WQ, CASTLES, CASTLING_LETTERS, KING, PAWN, ROOK, piece_code
 
 if TYPE_CHECKING:
     from engine.position import Position
@@ -108,6 +108,8 @@ def _check_board(squares: list[int]) -> None:
 
 
 def _parse_castling(text: str, squares: list[int]) -> int:
+    """The castling field; a right whose king or rook is not at home on board A is dropped
+    (as python-chess drops impossible rights of orthodox FENs), see ``valid_castling``."""
     if text == "-":
         return 0
     rights = 0
@@ -118,16 +120,26 @@ def _parse_castling(text: str, squares: list[int]) -> int:
         bit = letters[ch]
         if rights & bit:
             raise FenError(f"castling field: {ch!r} given twice")
-        kf, _, rf, _, _, _ = CASTLES[bit]
-        color = 1 if ch.isupper() else 0
-        k, r = squares[kf], squares[rf]
-        if not (k and r and k & 15 == piece_code(KING, color, 0) and r & 15 == piece_code(ROOK, color, 0) and k >> 4 == r >> 4):
-            raise FenError(
-                f"castling field: right {ch!r} needs the king on {chess.SQUARE_NAMES[kf]} "
-                f"and the rook on {chess.SQUARE_NAMES[rf]} on one board"
-            )
         rights |= bit
-    return rights
+    return valid_castling(squares, rights)
+
+
+def valid_castling(squares: list[int], rights: int) -> int:
+    """``rights`` without those whose king or rook is not on its home square on board A.
+
+    A king or rook that has moved has passed to board B (every move transfers), so a right
+    can only belong to pieces at home on A; castling from board B cannot arise.
+
+    >>> squares = parse_fen("4k3/8/8/8/8/8/8/R3K2|R w - - 0 1").squares
+    >>> valid_castling(squares, CASTLE_WK | CASTLE_WQ) == CASTLE_WQ
+    True
+    """
+    valid = 0
+    for bit, (kf, _, rf, _, _, _) in CASTLES.items():
+        color = 1 if bit in (CASTLE_WK, CASTLE_WQ) else 0
+        if rights & bit and squares[kf] == piece_code(KING, color, BOARD_A) and squares[rf] == piece_code(ROOK, color, BOARD_A):
+            valid |= bit
+    return valid
 
 
 def _parse_int(text: str, field: str, minimum: int) -> int:

@@ -16,9 +16,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+
 from engine.tables import (
     BB_ALL,
     BETWEEN,
+    BISHOP,
+    KING,
+    KNIGHT,
+    LINE,
+    OCC_A,
+    OCC_B,
+    OCC_BLACK,
+    PAWN,
+    QUEEN,
+    ROOK,
+    Piece,
     CASTLES,
     DIAG_ATTACKS,
     DIAG_MASKS,
@@ -48,19 +60,150 @@ WHITE_RIGHTS = (1, 2)
 BLACK_RIGHTS = (4, 8)
 
 
-def _attacked(bb: list[Bitboard], them: int, s: Square, o: Bitboard) -> Bitboard:
-    """Pieces of ``them`` among occupancy ``o`` (one board) attacking ``s``."""
+def attackers(bb: list[Bitboard], color: int, s: Square, o: Bitboard) -> Bitboard:
+    """Pieces of ``color`` on the board whose occupancy is ``o`` that attack ``s`` there.
+
+    The one attack test of the engine: pieces on the other board are invisible (not in
+    ``o``), so they neither attack nor block.
+
+    >>> import chess
+    >>> from engine.position import Position
+    >>> pos = Position()
+    >>> bin(attackers(pos.bb, 1, chess.F3, pos.bb[OCC_A])).count("1")  # e2, g2, g1
+    3
+    """
     return (
-        bb[8 | them]
+        bb[OCC_BLACK | color]
         & o
         & (
-            (KNIGHT_ATTACKS[s] & bb[2])
-            | (KING_ATTACKS[s] & bb[6])
-            | (PAWN_ATTACKS[them ^ 1][s] & bb[1])
-            | (DIAG_ATTACKS[s][DIAG_MASKS[s] & o] & (bb[3] | bb[5]))
-            | ((RANK_ATTACKS[s][RANK_MASKS[s] & o] | FILE_ATTACKS[s][FILE_MASKS[s] & o]) & (bb[4] | bb[5]))
+            (KNIGHT_ATTACKS[s] & bb[KNIGHT])
+            | (KING_ATTACKS[s] & bb[KING])
+            | (PAWN_ATTACKS[color ^ 1][s] & bb[PAWN])
+            | (DIAG_ATTACKS[s][DIAG_MASKS[s] & o] & (bb[BISHOP] | bb[QUEEN]))
+            | ((RANK_ATTACKS[s][RANK_MASKS[s] & o] | FILE_ATTACKS[s][FILE_MASKS[s] & o]) & (bb[ROOK] | bb[QUEEN]))
         )
     )
+
+
+def piece_attacks(code: Piece, s: Square, o: Bitboard) -> Bitboard:
+    """Squares the piece ``code`` on ``s`` attacks over the occupancy ``o`` of its board
+    (a pawn: its two capture squares; castling is not an attack).
+
+    >>> import chess
+    >>> from engine.tables import BOARD_A, piece_code
+    >>> piece_attacks(piece_code(KNIGHT, 1, BOARD_A), chess.G1, 0) == chess.BB_KNIGHT_ATTACKS[chess.G1]
+    True
+    """
+    t = code & 7
+    if t == PAWN:
+        return PAWN_ATTACKS[(code >> 3) & 1][s]
+    if t == KNIGHT:
+        return KNIGHT_ATTACKS[s]
+    if t == KING:
+        return KING_ATTACKS[s]
+    a = 0
+    if t != ROOK:
+        a = DIAG_ATTACKS[s][DIAG_MASKS[s] & o]
+    if t != BISHOP:
+        a |= RANK_ATTACKS[s][RANK_MASKS[s] & o] | FILE_ATTACKS[s][FILE_MASKS[s] & o]
+    return a
+
+
+def checking_squares(k: Square, o: Bitboard, king_color: int) -> tuple[Bitboard, ...]:
+    """By piece type (index 1..5), the squares from which an enemy piece standing on the
+    king's board (occupancy ``o``) would attack the king on ``k``. A piece arriving there
+    from the other board (every move transfers) gives check.
+
+    >>> import chess
+    >>> checking_squares(chess.E8, 0, 0)[KNIGHT] == chess.BB_KNIGHT_ATTACKS[chess.E8]
+    True
+    """
+    dg = DIAG_ATTACKS[k][DIAG_MASKS[k] & o]
+    ot = RANK_ATTACKS[k][RANK_MASKS[k] & o] | FILE_ATTACKS[k][FILE_MASKS[k] & o]
+    return (0, PAWN_ATTACKS[king_color][k], KNIGHT_ATTACKS[k], dg, ot, dg | ot, 0)
+
+
+def pin_ray(pos: Position, color: int, s: Square) -> Bitboard:
+    """The ray from ``color``'s king through ``s`` to an enemy slider, when the piece on ``s``
+    is the only piece between them on the king's board, else ``BB_ALL``.
+
+    In Alice such a piece can never stay on the line (every move leaves its board), so it
+    may only move by capturing that slider.
+    """
+    bb = pos.bb
+    k = (bb[KING] & bb[OCC_BLACK | color]).bit_length() - 1
+    p = pos.sq[s]
+    if k < 0 or not p or p >> 4 != pos.sq[k] >> 4:
+        return BB_ALL
+    o = bb[OCC_A | (p >> 4)]
+    enemy = bb[OCC_BLACK | (color ^ 1)] & o
+    snipers = enemy & ((DIAG_RAYS[k] & (bb[BISHOP] | bb[QUEEN])) | (ORTHO_RAYS[k] & (bb[ROOK] | bb[QUEEN])))
+    fb = 1 << s
+    while snipers:
+        b = snipers & -snipers
+        snipers ^= b
+        x = b.bit_length() - 1
+        if BETWEEN[k][x] & o == fb:
+            return LINE[k][x]
+    return BB_ALL
+
+
+def pseudo_legal_moves(pos: Position) -> list[Move]:
+    """Moves that follow the pieces' paths on their own board and land on a coordinate that
+    is free for them (not our piece on our board, empty on the other), king safety ignored,
+    plus the castling moves that are fully legal. Not a search path: for ``AliceBoard``.
+
+    >>> from engine.position import Position
+    >>> len(pseudo_legal_moves(Position()))
+    20
+    """
+    sq = pos.sq
+    bb = pos.bb
+    us = pos.turn
+    ours = bb[OCC_BLACK | us]
+    forward = 8 if us else -8
+    moves: list[Move] = []
+    pieces = ours
+    while pieces:
+        fb = pieces & -pieces
+        pieces ^= fb
+        s = fb.bit_length() - 1
+        p = sq[s]
+        own = bb[OCC_A | (p >> 4)]
+        other = bb[OCC_B ^ (p >> 4)]
+        if p & 7 == PAWN:
+            dests = PAWN_ATTACKS[us][s] & bb[OCC_BLACK | (us ^ 1)] & own
+            one = 1 << (s + forward)
+            if not one & (own | other):
+                dests |= one
+            if fb & (BB_RANK_2 if us else BB_RANK_7) and not one & own:
+                two = 1 << (s + 2 * forward)
+                if not two & (own | other):
+                    dests |= two  # the passed square may be taken on the other board only
+        else:
+            dests = piece_attacks(p, s, own) & ~(ours & own) & ~other
+        _append(moves, s, dests, p & 7 == PAWN)
+    moves += [m for m in legal_moves(pos) if is_castling(pos, m)]
+    return moves
+
+
+def is_castling(pos: Position, m: Move) -> bool:
+    """``m`` is a king's two-square move (castling)."""
+    s = m & 63
+    d = (m >> 6) & 63
+    return pos.sq[s] & 7 == KING and (d - s == 2 or s - d == 2)
+
+
+def _append(moves: list[Move], s: Square, dests: Bitboard, pawn: bool) -> None:
+    """Moves from ``s`` to each of ``dests``; a pawn reaching its last rank promotes (Q, R, B, N)."""
+    while dests:
+        b = dests & -dests
+        dests ^= b
+        m = s | ((b.bit_length() - 1) << 6)
+        if pawn and b & (BB_RANK_1 | BB_RANK_8):
+            moves.extend(m | pr for pr in PROMOTIONS)
+        else:
+            moves.append(m)
 
 
 def legal_moves(pos: Position, captures_only: bool = False) -> list[Move]:
@@ -74,21 +217,21 @@ def legal_moves(pos: Position, captures_only: bool = False) -> list[Move]:
     bb = pos.bb
     us = pos.turn
     them = us ^ 1
-    occ_us = bb[8 | us]
-    occ_them = bb[8 | them]
+    occ_us = bb[OCC_BLACK | us]
+    occ_them = bb[OCC_BLACK | them]
     empty = BB_ALL ^ (occ_us | occ_them)
-    occ_ab = (bb[10], bb[11])
-    ksq = (bb[6] & occ_us).bit_length() - 1
+    occ_ab = (bb[OCC_A], bb[OCC_B])
+    ksq = (bb[KING] & occ_us).bit_length() - 1
     kb = sq[ksq] >> 4
     occ_k = occ_ab[kb]
     occ_y = occ_ab[kb ^ 1]
     them_k = occ_them & occ_k
-    bq = bb[3] | bb[5]
-    rq = bb[4] | bb[5]
+    bq = bb[BISHOP] | bb[QUEEN]
+    rq = bb[ROOK] | bb[QUEEN]
 
     checkers = them_k & (
-        (KNIGHT_ATTACKS[ksq] & bb[2])
-        | (PAWN_ATTACKS[us][ksq] & bb[1])
+        (KNIGHT_ATTACKS[ksq] & bb[KNIGHT])
+        | (PAWN_ATTACKS[us][ksq] & bb[PAWN])
         | (DIAG_ATTACKS[ksq][DIAG_MASKS[ksq] & occ_k] & bq)
         | ((RANK_ATTACKS[ksq][RANK_MASKS[ksq] & occ_k] | FILE_ATTACKS[ksq][FILE_MASKS[ksq] & occ_k]) & rq)
     )
@@ -190,7 +333,7 @@ def legal_moves(pos: Position, captures_only: bool = False) -> list[Move]:
         b = dests & -dests
         dests ^= b
         d = b.bit_length() - 1
-        if not _attacked(bb, them, d, occ_k_noking) and not _attacked(bb, them, d, occ_y):
+        if not attackers(bb, them, d, occ_k_noking) and not attackers(bb, them, d, occ_y):
             append(ksq | (d << 6))
 
     if pos.castling and not checkers and not captures_only:
@@ -230,9 +373,9 @@ def _castling(
             continue
         if between & occ_k or ((1 << kt) | (1 << rt)) & occ_y:
             continue
-        if any(_attacked(bb, them, c, occ_k) for c in crossed):
+        if any(attackers(bb, them, c, occ_k) for c in crossed):
             continue
         # The king lands on the other board beside its rook, which may shield it.
-        if _attacked(bb, them, kt, occ_y | (1 << rt)):
+        if attackers(bb, them, kt, occ_y | (1 << rt)):
             continue
         moves.append(kf | (kt << 6))

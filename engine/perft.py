@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 
 from engine.movegen import legal_moves
 from engine.position import Position
@@ -32,14 +33,18 @@ def perft(pos: Position, depth: int) -> int:
     return nodes
 
 
-def divide(pos: Position, depth: int) -> list[tuple[str, int]]:
-    """``(uci, nodes)`` for each legal move, in generation order."""
+def divide(pos: Position, depth: int) -> Iterator[tuple[str, int]]:
+    """``(uci, nodes)`` for each legal move, in generation order, each as soon as it is counted
+    (``go perft`` and ``scripts/perft.py --divide`` print them as they come).
+
+    >>> dict(divide(Position(), 2))["e2e4"]
+    20
+    """
     from engine.notation import move_to_uci
 
-    out = []
     for m in legal_moves(pos):
         uci = move_to_uci(pos, m)
         pos.push(m)
-        out.append((uci, perft(pos, depth - 1) if depth > 1 else 1))
+        count = perft(pos, depth - 1) if depth > 1 else 1
         pos.pop()
-    return out
+        yield uci, count

@@ -1,10 +1,14 @@
 """The two-board Alice position: state, make/unmake, keys, attacks, game state.
 
+>>> import chess
+>>> from engine.tables import make_move
 >>> pos = Position()
 >>> pos.push(make_move(chess.E2, chess.E4))
 >>> pos.board_of(chess.E4)
 1
->>> pos.pop(); pos.key == pos.compute_key()
+>>> pos.pop() == make_move(chess.E2, chess.E4)
+True
+>>> pos.key == pos.compute_key()
 True
 """
 
@@ -18,19 +22,10 @@ from engine.tables import (
     BB_LEN,
     CASTLE_ROOK,
     CASTLING_KEEP,
-    DIAG_ATTACKS,
-    DIAG_MASKS,
-    FILE_ATTACKS,
-    FILE_MASKS,
     KING,
-    KING_ATTACKS,
-    KNIGHT_ATTACKS,
     OCC_A,
     OCC_BLACK,
     PAWN,
-    PAWN_ATTACKS,
-    RANK_ATTACKS,
-    RANK_MASKS,
     ROOK,
     ZOBRIST,
     ZOBRIST_CASTLING,
@@ -251,23 +246,14 @@ class Position:
         """The square of ``color``'s king (-1 if none)."""
         return (self.bb[KING] & self.bb[OCC_BLACK | int(color)]).bit_length() - 1
 
+    def pin_mask(self, color: int, s: Square) -> Bitboard:
+        """The line from ``color``'s king through ``s`` to the enemy slider that the piece on
+        ``s`` alone shields it from on the king's board, else all squares (see ``movegen.pin_ray``)."""
+        return movegen.pin_ray(self, int(color), s)
+
     def attackers_mask(self, color: int, s: Square, board: int) -> Bitboard:
         """Pieces of ``color`` on ``board`` that attack ``s`` on that board."""
-        bb = self.bb
-        o = bb[OCC_A | board]
-        diag = DIAG_ATTACKS[s][DIAG_MASKS[s] & o]
-        ortho = RANK_ATTACKS[s][RANK_MASKS[s] & o] | FILE_ATTACKS[s][FILE_MASKS[s] & o]
-        return (
-            bb[OCC_BLACK | int(color)]
-            & o
-            & (
-                (KNIGHT_ATTACKS[s] & bb[2])
-                | (KING_ATTACKS[s] & bb[6])
-                | (PAWN_ATTACKS[1 - int(color)][s] & bb[1])
-                | (diag & (bb[3] | bb[5]))
-                | (ortho & (bb[4] | bb[5]))
-            )
-        )
+        return movegen.attackers(self.bb, int(color), s, self.bb[OCC_A | board])
 
     def is_attacked(self, color: int, s: Square, board: int) -> bool:
         return bool(self.attackers_mask(color, s, board))

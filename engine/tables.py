@@ -89,6 +89,8 @@ def _between_table() -> list[list[Bitboard]]:
 
 # BETWEEN[a][b]: squares strictly between a and b on a common line, else 0.
 BETWEEN: list[list[Bitboard]] = _between_table()
+# LINE[a][b]: the whole line (edge to edge) through a and b, else 0.
+LINE: list[list[Bitboard]] = [[chess.ray(a, b) for b in range(64)] for a in range(64)]
 
 KNIGHT_ATTACKS: list[Bitboard] = list(chess.BB_KNIGHT_ATTACKS)
 KING_ATTACKS: list[Bitboard] = list(chess.BB_KING_ATTACKS)

@@ -56,10 +56,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     start = time.perf_counter()
     if args.divide and args.depth > 0:
-        rows = divide(pos, args.depth)
-        for uci, count in rows:
-            print(f"{uci}: {count}")
-        nodes = sum(count for _, count in rows)
+        nodes = 0
+        for uci, count in divide(pos, args.depth):
+            print(f"{uci}: {count}", flush=True)
+            nodes += count
         print()
     else:
         nodes = perft(pos, args.depth)

@@ -33,6 +33,7 @@ transferred), which is why the threat term looks at the board the king is not on
 
 from __future__ import annotations
 
+from engine.movegen import checking_squares
 from engine.position import Position
 from engine.tables import (
     DIAG_ATTACKS,
@@ -41,7 +42,6 @@ from engine.tables import (
     FILE_MASKS,
     KING_ATTACKS,
     KNIGHT_ATTACKS,
-    PAWN_ATTACKS,
     RANK_ATTACKS,
     RANK_MASKS,
 )
@@ -125,17 +125,6 @@ OPP_BOARD_BY_CODE = _by_code(OPP_BOARD)
 DEFENDER_BY_CODE = _by_code(DEFENDER)
 
 
-def rebuild_tables() -> None:
-    """Recompute the derived tables after changing weights (used by tuning scripts)."""
-    global PST, KING_MG, KING_EG, MOB_FREE_BY_CODE, MOB_BLOCKED_BY_CODE, OPP_BOARD_BY_CODE, DEFENDER_BY_CODE
-    PST = _build_pst()
-    KING_MG, KING_EG = _build_king_pst()
-    MOB_FREE_BY_CODE = _by_code(MOB_FREE)
-    MOB_BLOCKED_BY_CODE = _by_code(MOB_BLOCKED)
-    OPP_BOARD_BY_CODE = _by_code(OPP_BOARD)
-    DEFENDER_BY_CODE = _by_code(DEFENDER)
-
-
 def _ks_penalty(units: int, attackers: int) -> int:
     if attackers < KS_ATTACKERS_MIN:
         units //= 2
@@ -155,17 +144,10 @@ def _eval(pos: Position) -> tuple[int, int, int, int, int, int, int, int]:
     kings = bb[6]
     k0 = (kings & col[0]).bit_length() - 1
     k1 = (kings & col[1]).bit_length() - 1
-    ksq = (k0, k1)
     kb = (sq[k0] >> 4, sq[k1] >> 4)
     zone = (KING_ATTACKS[k0], KING_ATTACKS[k1])
     # Squares from which a piece standing on the king's board would give check, by ptype.
-    chk = []
-    for c in (0, 1):
-        k = ksq[c]
-        o = occ[kb[c]]
-        dg = DIAG_ATTACKS[k][DIAG_MASKS[k] & o]
-        ot = RANK_ATTACKS[k][RANK_MASKS[k] & o] | FILE_ATTACKS[k][FILE_MASKS[k] & o]
-        chk.append((0, PAWN_ATTACKS[c][k], KNIGHT_ATTACKS[k], dg, ot, dg | ot, 0))
+    chk = (checking_squares(k0, occ[kb[0]], 0), checking_squares(k1, occ[kb[1]], 1))
 
     # Attack maps att[colour][board], pawns in bulk.
     pawns = bb[1]
@@ -262,7 +244,6 @@ def _eval(pos: Position) -> tuple[int, int, int, int, int, int, int, int]:
     danger = [0, 0]
     for c in (0, 1):
         e = c ^ 1
-        k = ksq[c]
         ob = kb[c]
         y = occ[ob ^ 1]
         flights = zone[c] & ~y & ~(col[c] & occ[ob]) & ~att[e][ob] & ~att[e][ob ^ 1]

@@ -1,19 +1,21 @@
-"""What the UCI layer tells the search (``Limits``) and what the search reports back
-(``Iteration``, ``Result``). The contract between ``uci`` and ``search``:
+"""What a caller tells the search (``Limits``, ``PonderHit``) and what the search reports
+back (``Iteration``, ``Result``). The contract under the facade (``search.thinker``):
 
     searcher = Searcher(hash_mb=16)          # search.search.Searcher
     searcher.resize(mb); searcher.clear()    # Hash option, Clear Hash, ucinewgame
-    result = searcher.search(pos, limits, stop_event, on_iteration)
+    result = searcher.search(pos, limits, stop_event, on_iteration, ponderhit)
 
 ``search`` runs on the caller's (worker) thread, works on its own copy of ``pos``,
 calls ``on_iteration(Iteration)`` after each finished iteration (and each MultiPV
 line), checks ``stop_event`` often enough to return within a few ms of it being set,
-and always returns a legal best move when one exists. ``searcher.ponderhit()``
-switches a pondering search to its normal time limits, counted from that moment.
+and always returns a legal best move when one exists. Setting ``ponderhit`` (from any
+thread, before or during the search) switches a pondering search to its normal time
+limits, counted from that moment.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 from engine.tables import Move
@@ -58,3 +60,18 @@ class Iteration:
 class Result:
     best: Move | None  # None only when there is no legal move
     ponder: Move | None = None
+
+
+class PonderHit:
+    """``set()`` once from any thread when the pondered move is played; the search polls
+    ``at`` (``time.perf_counter()`` seconds of the hit, ``None`` before). Made before the
+    search starts, so a ponderhit that comes first is not lost."""
+
+    __slots__ = ("at",)
+
+    def __init__(self) -> None:
+        self.at: float | None = None
+
+    def set(self) -> None:
+        if self.at is None:
+            self.at = time.perf_counter()

@@ -24,22 +24,26 @@ import time
 from array import array
 from collections.abc import Callable
 
+from engine.movegen import checking_squares
 from engine.position import Position
 from engine.tables import (
+    BISHOP,
     DIAG_ATTACKS,
     DIAG_MASKS,
     FILE_ATTACKS,
     FILE_MASKS,
     KING,
-    KNIGHT_ATTACKS,
+    OCC_A,
+    OCC_BLACK,
     PAWN,
-    PAWN_ATTACKS,
+    QUEEN,
     RANK_ATTACKS,
     RANK_MASKS,
+    ROOK,
     Move,
 )
 from search.evaluate import evaluate
-from search.limits import Iteration, Limits, Result
+from search.limits import Iteration, Limits, PonderHit, Result
 from search.timeman import budget
 from search.tt import (
     BOUND_EXACT,
@@ -96,39 +100,27 @@ class SearchStopped(Exception):
     """Raised inside the tree when the clock, node limit or stop event ends the search."""
 
 
-def checking_squares(pos: Position) -> tuple[int, tuple[int, ...]]:
-    """``(board, squares by ptype)``: the opponent king's board and, per piece type, the
-    squares from which a piece of the side to move standing on that board gives check.
-
-    A piece arriving there from the other board (every move transfers) checks directly.
-    """
-    info = check_info(pos)
-    return info[0], info[1]
-
-
 CheckInfo = tuple[int, tuple[int, ...], int, int, int, int]
 
 
 def check_info(pos: Position) -> CheckInfo:
     """What ``gives_check`` needs, computed once per node: the enemy king's board, the
-    checking squares by ptype on it, the king square, that board's occupancy and our
-    diagonal and orthogonal sliders on it."""
+    checking squares by ptype on it (``engine.movegen.checking_squares``), the king square,
+    that board's occupancy and our diagonal and orthogonal sliders on it."""
     bb = pos.bb
     us = pos.turn
     them = us ^ 1
-    k = (bb[KING] & bb[8 | them]).bit_length() - 1
+    k = (bb[KING] & bb[OCC_BLACK | them]).bit_length() - 1
     kb = pos.sq[k] >> 4
-    o = bb[10 | kb]
-    dg = DIAG_ATTACKS[k][DIAG_MASKS[k] & o]
-    ot = RANK_ATTACKS[k][RANK_MASKS[k] & o] | FILE_ATTACKS[k][FILE_MASKS[k] & o]
-    mine = bb[8 | us] & o
+    o = bb[OCC_A | kb]
+    mine = bb[OCC_BLACK | us] & o
     return (
         kb,
-        (0, PAWN_ATTACKS[them][k], KNIGHT_ATTACKS[k], dg, ot, dg | ot, 0),
+        checking_squares(k, o, them),
         k,
         o,
-        mine & (bb[3] | bb[5]),
-        mine & (bb[4] | bb[5]),
+        mine & (bb[BISHOP] | bb[QUEEN]),
+        mine & (bb[ROOK] | bb[QUEEN]),
     )
 
 
@@ -174,6 +166,7 @@ class Searcher:
         self._node_limit: int | None = None
         self._next_check = CHECK_EVERY
         self._pondering = False
+        self._hit = PonderHit()
         self._budget: tuple[int, int] | None = None
         self._last_null = -1  # stack index of the innermost null move on the current path
         self._root_best: Move = 0  # best move found so far in the running iteration
@@ -207,8 +200,14 @@ class Searcher:
         self._eval_keys = array("Q", bytes(8 << EVAL_CACHE_BITS))
 
     def ponderhit(self) -> None:
-        """The opponent played the pondered move: apply the time limits from now."""
-        self._start = time.perf_counter()
+        """The opponent played the pondered move: apply the time limits from now (any thread;
+        the search picks it up within ``CHECK_EVERY`` nodes)."""
+        self._hit.set()
+
+    def _apply_ponderhit(self) -> None:
+        """Switch a pondering search to its clock, counted from the moment of the hit."""
+        if self._hit.at is not None:
+            self._start = self._hit.at
         if self._budget is not None:
             self._soft_ms, self._hard_ms = self._budget
         self._pondering = False
@@ -223,14 +222,17 @@ class Searcher:
         limits: Limits,
         stop_event: threading.Event,
         on_iteration: Callable[[Iteration], None],
+        ponderhit: PonderHit | None = None,
     ) -> Result:
         """Search ``pos`` within ``limits``; see the module docstring for the contract.
 
         With ``limits.infinite`` or an unanswered ``limits.ponder`` the search does
         not return before ``stop_event`` is set (or ``ponderhit`` for pondering), as
-        UCI requires, even when it has nothing left to search.
+        UCI requires, even when it has nothing left to search. ``ponderhit`` may be set
+        before this starts (it is then applied at once) or at any time during it.
         """
         self._start = time.perf_counter()
+        self._hit = ponderhit if ponderhit is not None else PonderHit()
         self._stop_event = stop_event
         self.nodes = 0
         self.seldepth = 0
@@ -245,6 +247,8 @@ class Searcher:
             self._soft_ms = self._hard_ms = None
         else:
             self._soft_ms, self._hard_ms = self._budget
+        if self._pondering and self._hit.at is not None:
+            self._apply_ponderhit()  # the hit came before the search started
         self._node_limit = limits.nodes if limits.nodes else None
         self._next_check = min(CHECK_EVERY, self._node_limit) if self._node_limit else CHECK_EVERY
 
@@ -255,6 +259,13 @@ class Searcher:
         else:
             root_moves = legal
         if not root_moves:
+            mated = pos.in_check()
+            on_iteration(
+                Iteration(
+                    depth=0, seldepth=0, multipv=1, score=-MATE if mated else DRAW, mate=0 if mated else None,
+                    nodes=0, time_ms=0, pv=[], hashfull=0,
+                )
+            )
             self._wait_if_required(limits)
             return Result(best=None)
         root_moves = self._order(pos, root_moves, self._tt_move(pos, root_moves), 0)
@@ -283,6 +294,8 @@ class Searcher:
                         root_moves.remove(move)
                         root_moves.insert(0, move)
                     on_iteration(self._iteration(depth, pv_idx + 1, score, pv))
+                if self._pondering and self._hit.at is not None:
+                    self._apply_ponderhit()
                 if limits.mate and prev_score >= MATE_BOUND and (MATE - prev_score + 1) // 2 <= limits.mate:
                     break
                 if self._soft_ms is not None and self.elapsed_ms() >= self._soft_ms:
@@ -304,7 +317,7 @@ class Searcher:
         if not (limits.infinite or limits.ponder):
             return
         while not self._stop_event.is_set():
-            if limits.ponder and not self._pondering and not limits.infinite:
+            if limits.ponder and not limits.infinite and (not self._pondering or self._hit.at is not None):
                 return  # ponderhit arrived: the normal search is over
             self._stop_event.wait(0.005)
 
@@ -354,6 +367,8 @@ class Searcher:
             raise SearchStopped
         if self._stop_event.is_set():
             raise SearchStopped
+        if self._pondering and self._hit.at is not None:
+            self._apply_ponderhit()
         if self._hard_ms is not None and (time.perf_counter() - self._start) * 1000 >= self._hard_ms:
             raise SearchStopped
         nxt = self.nodes + CHECK_EVERY

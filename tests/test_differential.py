@@ -9,7 +9,9 @@ FEN and the moves that reproduce it:
   promotion) on random squares and boards, validated by our FEN parser, then
   played on;
 * random castling set-ups: kings and rooks on their home squares on random
-  boards with every right the FEN allows, plus other pieces.
+  boards with every right the placement allows on one board, plus other pieces
+  (rights whose king or rook is on board B are dropped when we read the FEN, so
+  Fairy-Stockfish is given our FEN, with the rights that remain).
 
 For every position we compare with Fairy-Stockfish: the set of legal moves (UCI),
 whether the side to move is in check, our FEN against the FEN it computes for the
@@ -19,12 +21,8 @@ without the board suffix; one SAN per position (suffix removed) equals
 Fairy-Stockfish's; the 16-wide form of the position reads back identically; and
 positions without legal moves get the same result (mate or stalemate).
 
-Known difference, by design (docs/alice-rules.md): castling with the king on board B
-(Fairy-Stockfish checks the crossed squares on board A; the rules check them on the
-king's own board, see tests/test_rules.py::test_castling_from_board_b). For those
-positions the castling moves are compared separately against our own rule and left
-out of the comparison with Fairy-Stockfish. Fairy-Stockfish never decides
-repetitions here (its hash ignores boards): games stop when our outcome() says so.
+Fairy-Stockfish never decides repetitions here (its hash ignores boards): games stop
+when our outcome() says so.
 
 Each pyffish call costs about 1.5 ms (it rebuilds its position from the FEN), so
 the per-move FEN comparison dominates the run time (see the slow marks).
@@ -73,7 +71,6 @@ class Tally:
     castles: int = 0
     promotions: int = 0
     captures: int = 0
-    b_castling: int = 0
     sparse: int = 0
     setups: int = 0
 
@@ -165,14 +162,6 @@ def choose(pos: Position, moves: list[int], mode: str, rng: random.Random) -> in
 
 
 # ------------------------------------------------------------------ the comparison
-def b_king_castles(pos: Position) -> set[str]:
-    """Castling moves of a king standing on board B (known to differ from Fairy-Stockfish)."""
-    k = pos.king(pos.turn)
-    if not pos.castling or pos.sq[k] >> 4 == 0 or k not in (chess.E1, chess.E8):
-        return set()
-    return {"e1g1", "e1c1"} if pos.turn else {"e8g8", "e8c8"}
-
-
 def sixteen_wide(pos: Position) -> str:
     rows = []
     for rank in range(7, -1, -1):
@@ -207,12 +196,8 @@ def check_position(pos: Position, trail: Trail, parent: str | None, rng: random.
     ucis = {move_to_uci(pos, m): m for m in moves}
     assert len(ucis) == len(moves), f"duplicate moves\n{where}"
     theirs_moves = set(ff.legal_moves(V, fen, []))
-    skip = b_king_castles(pos)
-    if skip:
-        tally.b_castling += 1
-        _check_b_castling(pos, set(ucis) & skip, where)
-    ours_set = set(ucis) - skip
-    theirs_set = theirs_moves - skip
+    ours_set = set(ucis)
+    theirs_set = theirs_moves
     assert ours_set == theirs_set, (
         f"legal moves differ: only ours {sorted(ours_set - theirs_set)}, only Fairy-Stockfish "
         f"{sorted(theirs_set - ours_set)}\n{where}"
@@ -228,8 +213,6 @@ def check_position(pos: Position, trail: Trail, parent: str | None, rng: random.
 
     # Our FEN after each legal move against Fairy-Stockfish's.
     for uci, m in ucis.items():
-        if uci in skip:
-            continue
         pos.push(m)
         ours_after = pos.fen()
         pos.pop()
@@ -248,10 +231,9 @@ def check_position(pos: Position, trail: Trail, parent: str | None, rng: random.
         plain = san.replace("/A", "").replace("/B", "")
         assert parse_san(pos, plain) == m, f"SAN {plain!r} of {uci} does not parse back\n{where}"
     if ucis:
-        uci = rng.choice(sorted(set(ucis) - skip) or sorted(ucis))
-        if uci not in skip:
-            plain = move_to_san(pos, ucis[uci]).replace("/A", "").replace("/B", "")
-            assert plain == ff.get_san(V, fen, uci), f"SAN of {uci}: ours {plain!r}\n{where}"
+        uci = rng.choice(sorted(ucis))
+        plain = move_to_san(pos, ucis[uci]).replace("/A", "").replace("/B", "")
+        assert plain == ff.get_san(V, fen, uci), f"SAN of {uci}: ours {plain!r}\n{where}"
 
     # The 16-wide form reads back to the same position.
     assert Position(sixteen_wide(pos)).fen() == fen, where
@@ -268,29 +250,6 @@ def check_position(pos: Position, trail: Trail, parent: str | None, rng: random.
             tally.stalemates += 1
             assert outcome.termination == "stalemate" and result == 0, where
     return moves
-
-
-def _check_b_castling(pos: Position, ours: set[str], where: str) -> None:
-    """Castling with the king on B, by the rule of docs/alice-rules.md (not Fairy-Stockfish's)."""
-    us, them = pos.turn, pos.turn ^ 1
-    k = pos.king(us)
-    for uci in b_king_castles(pos):
-        bit = {"e1g1": 1, "e1c1": 2, "e8g8": 4, "e8c8": 8}[uci]
-        _, kt, rf, rt, between, crossed = CASTLES[bit]
-        expected = (
-            pos.castling & bit != 0
-            and pos.sq[rf] == (4 | us << 3 | 16)
-            and not pos.in_check()
-            and not any(pos.sq[s] for s in chess.SquareSet(between))
-            and not pos.sq[kt] and not pos.sq[rt]
-            and not any(pos.is_attacked(them, s, 1) for s in crossed)
-        )
-        if expected:
-            # Landing on A with the rook beside the king: play it out and look.
-            pos.push(k | kt << 6)
-            expected = not pos.is_attacked(them, kt, 0)
-            pos.pop()
-        assert (uci in ours) == expected, f"castling {uci} from board B: ours {uci in ours}, rule {expected}\n{where}"
 
 
 def run_chunk(seed: int) -> Tally:
@@ -325,9 +284,7 @@ def _walk(pos: Position, trail: Trail, rng: random.Random, tally: Tally, max_pli
             mode = rng.choice(("random", "captures", "special", "checks"))
         m = choose(pos, moves, mode, rng)
         uci = move_to_uci(pos, m)
-        # Fairy-Stockfish refuses some castling from board B (see above): then it only
-        # reads the resulting FEN.
-        parent = None if uci in b_king_castles(pos) else pos.fen()
+        parent = pos.fen()
         trail.moves.append(uci)
         pos.push(m)
 

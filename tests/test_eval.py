@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
 from engine.position import Position
 from search.bench import BENCH_FENS
 from search.evaluate import TEMPO, evaluate, terms
+from walks import random_positions
 
 
 def flip(fen: str) -> str:
@@ -21,17 +21,7 @@ def flip(fen: str) -> str:
 
 
 def random_fens(count: int, seed: int) -> list[str]:
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        pos = Position()
-        for _ in range(rng.randrange(0, 70)):
-            moves = pos.legal_moves()
-            if not moves:
-                break
-            pos.push(rng.choice(moves))
-        out.append(pos.fen())
-    return out
+    return [pos.fen() for pos in random_positions(count, seed, max_plies=70)]
 
 
 @pytest.mark.parametrize("fen", BENCH_FENS + random_fens(60, 5))

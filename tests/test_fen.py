@@ -10,6 +10,7 @@ import pytest
 
 from engine import STARTING_FEN, FenError, Position, parse_uci
 from engine.fen import parse_fen
+from walks import walk
 
 V = "alice"
 START_BOARD = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
@@ -21,7 +22,7 @@ ROUND_TRIP = [
     "r1bqkb1r/pppp1ppp/2|n2|n2/4|p3/2|B1|P3/5|N2/PPPP1PPP/RNBQ1|R|K1 b kq - 5 4",
     "r3kb1r/pp2pppp/3|p4/2|pP1|b2/2|Pnn3/|q1|N1|B3/PP|QNPPPP/1K1|R1B1R w kq - 6 11",
     "r1b2b1r/pp|k3pp/3|p|p2|B/2|p2P2/2|Pnn1|P1/1|P3|P2/P6P/|q4QK1 w - - 0 21",
-    "|r3|k2|r/8/8/8/8/8/8/|R3|K2|R w KQkq - 12 40",  # castling rights with king and rooks on B
+    "|r3|k2|r/8/8/8/8/8/8/|R3|K2|R w - - 12 40",  # kings and rooks on B (their rights are gone)
     "4k3/8/8/8/8/8/8/4K3 b - - 99 120",
 ]
 
@@ -77,11 +78,7 @@ def test_sixteen_wide_round_trip_random_positions() -> None:
     seen = 0
     for _ in range(8):
         pos = Position()
-        for _ in range(80):
-            moves = pos.legal_moves()
-            if not moves:
-                break
-            pos.push(rng.choice(moves))
+        for _ in walk(pos, rng, 80):
             wide = to_sixteen_wide(pos)
             again = Position(wide)
             assert again.sq == pos.sq, wide
@@ -118,11 +115,6 @@ BAD_FENS = [
     ("4k3/8/8/8/8/8/8/2|k1K3 w - - 0 1", "2 black kings", "two black kings, one on each board"),
     ("4k2P/8/8/8/8/8/8/4K3 w - - 0 1", "pawn on h8", "pawn on rank 8"),
     ("4k3/8/8/8/8/8/8/|p3K3 w - - 0 1", "pawn on a1", "pawn on rank 1 (board B)"),
-    ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", "right 'K' needs the king on e1 and the rook on h1", "castling without rook"),
-    ("4k3/8/8/8/8/8/8/4K2|R w K - 0 1", "on one board", "castling with king and rook on different boards"),
-    ("4k3/8/8/8/8/8/8/R2K4 w Q - 0 1", "right 'Q' needs the king on e1", "castling without king on e1"),
-    ("4k3/8/8/8/8/8/8/4K2r w K - 0 1", "right 'K' needs", "castling with an enemy rook"),
-    ("r3k3/8/8/8/8/8/8/4K3 w k - 0 1", "right 'k' needs the king on e8 and the rook on h8", "black castling without rook"),
     ("4k3/8/8/8/8/8/8/4K2R w KX - 0 1", "castling field: bad character 'X'", "bad castling letter"),
     ("4k3/8/8/8/8/8/8/4K2R w KK - 0 1", "'K' given twice", "repeated castling letter"),
     (STARTING_FEN.replace(" - ", " e3 "), "en-passant field: Alice chess has no en passant", "en-passant square"),

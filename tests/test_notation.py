@@ -13,6 +13,7 @@ import pyffish_alice as ff
 import pytest
 
 from engine import STARTING_FEN, MoveError, Position, make_move, move_to_san, move_to_uci, parse_san, parse_uci
+from walks import walk
 
 V = "alice"
 
@@ -185,12 +186,8 @@ def test_san_round_trip_random_games() -> None:
     rng = random.Random(20240611)
     checked = 0
     for _ in range(6):
-        pos = Position()
-        for _ in range(120):
-            moves = pos.legal_moves()
-            if not moves:
-                break
-            for m in moves:
+        for pos in walk(Position(), rng, 120):
+            for m in pos.legal_moves():
                 san = move_to_san(pos, m)
                 assert parse_san(pos, san) == m, (pos.fen(), san)
                 body = san.rstrip("+#")
@@ -202,6 +199,5 @@ def test_san_round_trip_random_games() -> None:
                 pos.pop()
                 assert san.endswith(sign) and san[len(body) :] == sign, (pos.fen(), san)
                 checked += 1
-            pos.push(rng.choice(moves))
     assert checked > 5000
 

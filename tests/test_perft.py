@@ -115,7 +115,7 @@ def test_perft_restores_position() -> None:
 @pytest.mark.parametrize("fen", list(EXPECTED), ids=[NAMES[f] for f in EXPECTED])
 def test_divide_sums_to_perft(fen: str) -> None:
     pos = Position(fen)
-    rows = divide(pos, 2)
+    rows = list(divide(pos, 2))
     assert sum(n for _, n in rows) == EXPECTED[fen][2]
     assert sorted(u for u, _ in rows) == sorted(move_to_uci(pos, m) for m in pos.legal_moves())
     # Each row is the perft of the child position.

@@ -115,16 +115,6 @@ class ButtonOption(Option):
         return None
 
 
-class StringOption(Option):
-    kind = "string"
-
-    def parse(self, text: str | None) -> str:
-        return text or ""
-
-    def uci_line(self) -> str:
-        return f"{super().uci_line()} default {self.default or '<empty>'}"
-
-
 class Options:
     """The engine's options, in the order they are listed by ``uci``."""
 

@@ -1,9 +1,11 @@
-"""The UCI protocol front end: parse a command line, call engine/search, print the answer.
+"""The UCI protocol front end: parse a command line, call the search facade, print the answer.
 
-One handler per command (``UciEngine.HANDLERS``). Input is read on the main thread; a
-``go`` runs the search on a worker thread so that ``isready``,
-``stop``, ``ponderhit`` and ``quit`` are answered at once. Every line written to
-stdout goes through ``Output`` (one lock, flushed per line).
+One handler per command (``UciEngine.HANDLERS``). Input is read on the main thread; ``go``
+hands the search to ``search.thinker.Thinker``, which runs it on its own thread and calls
+back with each iteration and the final answer, so ``isready``, ``stop``, ``ponderhit`` and
+``quit`` are answered at once. This module only turns text into calls and results into
+text. Every line written to stdout goes through ``Output`` (flushed per line, under the
+thinker's lock so search reports and command answers never interleave).
 
 Choices where the protocol is silent:
 
@@ -19,16 +21,15 @@ Choices where the protocol is silent:
   time (the search works on its own copy).
 * Negative ``wtime``/``btime``/``winc``/``binc``/``movetime`` (GUIs in time trouble)
   are read as 0: the engine moves at once. ``depth``, ``nodes``, ``mate`` and
-  ``movestogo`` must be positive integers.
-* ``stop`` gives the search ``STOP_GRACE`` seconds to return; if it has not, the
-  best move of the last reported iteration (else the first legal move) is played and
-  the late result is discarded. ``quit`` does the same, then exits.
+  ``movestogo`` must be positive integers; a ``depth`` beyond ``MAX_DEPTH`` is searched
+  as ``MAX_DEPTH``.
+* ``stop`` gives the search ``STOP_GRACE`` seconds to return (``search.thinker``); if it
+  has not, the best move of the last reported iteration (else the first legal move) is
+  played and the late result is discarded. ``quit`` does the same, then exits.
 * ``go perft N``, ``bench`` and ``eval`` run on the main thread, as in Stockfish, so a
   scripted ``go perft`` always completes; input is read again when they are done.
 * ``stop``/``ponderhit`` with nothing to stop are ignored, as in Stockfish; ``debug on|off``
   is accepted and has no effect; command words are case-insensitive.
-* A ``ponderhit`` that arrives before the searcher has reported its first iteration is
-  held back and passed on with that report (the searcher would otherwise lose it).
 * Exit status: 0 after ``quit`` or end of input, 130 after Ctrl-C; a closed stdout
   silences the engine (no traceback) until ``quit``/end of input.
 """
@@ -36,15 +37,15 @@ Choices where the protocol is silent:
 from __future__ import annotations
 
 import sys
-import threading
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from typing import ClassVar, TextIO
-from collections.abc import Callable
 
-from engine import STARTING_FEN, FenError, Move, MoveError, Position, move_to_uci, parse_uci, perft
-from search.limits import Iteration, Limits, Result
-from search.search import Searcher
+from engine import STARTING_FEN, FenError, Move, MoveError, Position, divide, move_to_uci, parse_uci
+from search.limits import Limits, Result
+from search.search import MAX_DEPTH, Searcher
+from search.thinker import Thinker, ThinkerBusy
 from uci.display import diagram, eval_table, info_line
 from uci.options import ButtonOption, CheckOption, ComboOption, OptionError, Options, SpinOption, Value
 
@@ -57,11 +58,6 @@ MAX_HASH_MB = 1024
 MAX_MULTIPV = 256
 DEFAULT_MOVE_OVERHEAD = 30
 MAX_MOVE_OVERHEAD = 5000
-MAX_DEPTH = 128  # a larger ``go depth`` is searched as this
-
-STOP_GRACE = 0.05  # seconds the search gets to return after stop/quit before we answer for it
-IDLE_WAIT = 2.0  # seconds to wait for a stopped search thread to end before refusing a command
-
 GO_INT_FIELDS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate")
 GO_CLAMPED_FIELDS = ("wtime", "btime", "winc", "binc", "movetime")  # negative read as 0
 GO_FLAGS = ("infinite", "ponder")
@@ -93,11 +89,12 @@ def _depth_arg(command: str, text: str) -> int:
 
 
 class Output:
-    """Line-oriented, thread-safe, flushed writes to stdout. A closed pipe makes it silent."""
+    """Line-oriented, flushed writes to stdout under ``lock`` (shared with the search's
+    callbacks). A closed pipe makes it silent."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, lock: AbstractContextManager[object] | None = None) -> None:
         self.stream = stream
-        self.lock = threading.Lock()
+        self.lock: AbstractContextManager[object] = lock if lock is not None else _NoLock()
         self.closed = False
 
     def send(self, line: str) -> None:
@@ -135,29 +132,15 @@ class Output:
             pass
 
 
+class _NoLock(AbstractContextManager[object]):
+    """Stands in for a lock when nothing else writes (a bare ``Output``)."""
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
 def one_line(text: str) -> str:
     return " ".join(str(text).split())
-
-
-class Job:
-    """One ``go`` searching on the worker thread."""
-
-    def __init__(self, root: Position) -> None:
-        self.root = root  # never mutated: every user copies it
-        self.stop = threading.Event()
-        self.release = threading.Event()  # set when bestmove may be printed (infinite/ponder wait)
-        self.lock = threading.Lock()
-        self.answered = False  # bestmove has been printed
-        self.infinite = False
-        self.ponder = False
-        self.iterated = False  # the searcher has reported an iteration (so it is surely running)
-        self.ponderhit_pending = False  # a ponderhit to pass on once the searcher is running
-        self.candidates: list[Move] = []  # searchmoves, else all legal moves
-        self.last_pv: list[Move] = []
-        self.thread: threading.Thread | None = None
-
-    def running(self) -> bool:
-        return self.thread is not None and self.thread.is_alive()
 
 
 Handler = Callable[["UciEngine", list[str]], bool | None]
@@ -166,12 +149,11 @@ Handler = Callable[["UciEngine", list[str]], bool | None]
 class UciEngine:
     """The UCI state machine. ``execute(line)`` returns False when the engine should exit."""
 
-    def __init__(self, out: Output, searcher: Searcher | None = None) -> None:
+    def __init__(self, out: Output, thinker: Thinker | None = None) -> None:
+        self.thinker = thinker if thinker is not None else Thinker(searcher=Searcher(hash_mb=DEFAULT_HASH_MB))
         self.out = out
-        self.searcher = searcher if searcher is not None else Searcher(hash_mb=DEFAULT_HASH_MB)
+        out.lock = self.thinker.lock  # our answers and the search's reports never interleave
         self.pos = Position()
-        self.job: Job | None = None
-        self.debug = False
         self.options = Options(
             [
                 ComboOption("UCI_Variant", VARIANT, [VARIANT]),
@@ -195,7 +177,7 @@ class UciEngine:
             if handler is None:
                 raise CommandError(f"unknown command {one_line(line)[:80]!r}")
             return handler(self, args) is not False
-        except (CommandError, OptionError) as exc:
+        except (CommandError, OptionError, ThinkerBusy) as exc:
             self.error(str(exc))
         except Exception as exc:
             traceback.print_exc(file=sys.stderr)
@@ -225,14 +207,13 @@ class UciEngine:
     def cmd_debug(self, args: list[str]) -> None:
         if len(args) != 1 or args[0].lower() not in ("on", "off"):
             raise CommandError("debug: expected 'debug on' or 'debug off'")
-        self.debug = args[0].lower() == "on"
 
     def cmd_quit(self, args: list[str]) -> bool:
         return False
 
     def cmd_ucinewgame(self, args: list[str]) -> None:
-        self._require_idle("ucinewgame")
-        self.searcher.clear()
+        self.thinker.require_idle("ucinewgame")
+        self.thinker.clear()
 
     # ------------------------------------------------------------ setoption
     def cmd_setoption(self, args: list[str]) -> None:
@@ -247,13 +228,13 @@ class UciEngine:
         self.options.set(name, value)
 
     def _on_hash(self, value: Value) -> None:
-        self._require_idle("setoption name Hash")
+        self.thinker.require_idle("setoption name Hash")
         assert isinstance(value, int)
-        self.searcher.resize(value)
+        self.thinker.resize(value)
 
     def _on_clear_hash(self, value: Value) -> None:
-        self._require_idle("setoption name Clear Hash")
-        self.searcher.clear()
+        self.thinker.require_idle("setoption name Clear Hash")
+        self.thinker.clear()
 
     # ------------------------------------------------------------ position
     def cmd_position(self, args: list[str]) -> None:
@@ -290,16 +271,14 @@ class UciEngine:
             self._go_perft(args[1:])
             return
         limits = self._parse_go(args)
-        self._require_idle("go")
         root = self.pos.copy()
-        job = Job(root)
-        legal = root.legal_moves()
-        job.candidates = list(limits.searchmoves) if limits.searchmoves else legal
-        job.infinite = limits.infinite
-        job.ponder = limits.ponder
-        if not (job.infinite or job.ponder):
-            job.release.set()
-        self._start(job, lambda: self._search_worker(job, limits, bool(legal)))
+        self.thinker.go(
+            root,
+            limits,
+            on_info=lambda it: self.out.send(info_line(root, it)),
+            on_done=lambda result: self.out.send(bestmove_line(root, result)),
+            on_error=self.error,
+        )
 
     def _parse_go(self, args: list[str]) -> Limits:
         limits = Limits(
@@ -324,7 +303,7 @@ class UciEngine:
                 elif value < 1:
                     raise CommandError(f"go: {word} must be at least 1, got {value}")
                 if word == "depth":
-                    value = min(value, MAX_DEPTH)
+                    value = min(value, MAX_DEPTH)  # deeper iterations are not searched anyway
                 setattr(limits, word, value)
                 i += 2
             elif word in GO_FLAGS:
@@ -348,88 +327,6 @@ class UciEngine:
                 raise CommandError(f"go: unknown argument {args[i]!r}")
         return limits
 
-    def _start(self, job: Job, target: Callable[[], None]) -> None:
-        thread = threading.Thread(target=self._guarded(target), name="uci-search", daemon=True)
-        job.thread = thread
-        self.job = job
-        thread.start()
-
-    def _guarded(self, target: Callable[[], None]) -> Callable[[], None]:
-        def run() -> None:
-            try:
-                target()
-            except Exception as exc:
-                traceback.print_exc(file=sys.stderr)
-                self.error(f"internal: worker: {type(exc).__name__}: {exc}")
-
-        return run
-
-    def _search_worker(self, job: Job, limits: Limits, has_moves: bool) -> None:
-        result: Result | None = None
-        try:
-            if has_moves:
-                result = self.searcher.search(job.root.copy(), limits, job.stop, lambda it: self._on_iteration(job, it))
-            else:
-                self.out.send("info depth 0 score " + ("mate 0" if job.root.in_check() else "cp 0"))
-        except Exception as exc:
-            traceback.print_exc(file=sys.stderr)
-            with job.lock:
-                if not job.answered:
-                    self.error(f"internal: search: {type(exc).__name__}: {exc}")
-        job.release.wait()
-        self._answer(job, result)
-
-    def _on_iteration(self, job: Job, it: Iteration) -> None:
-        with job.lock:
-            job.iterated = True
-            if job.ponderhit_pending:
-                job.ponderhit_pending = False
-                self.searcher.ponderhit()
-            if job.answered:
-                return
-            if it.multipv <= 1:
-                job.last_pv = list(it.pv)
-            line = info_line(job.root, it)
-            self.out.send(line)
-
-    def _answer(self, job: Job, result: Result | None) -> None:
-        """Print the bestmove of ``job`` once (the search's own, or the fallback)."""
-        with job.lock:
-            if job.answered:
-                return
-            best, ponder = self._choose(job, result)
-            job.answered = True
-            if best is None:
-                self.out.send("bestmove (none)")
-                return
-            text = f"bestmove {move_to_uci(job.root, best)}"
-            if ponder is not None:
-                after = job.root.copy()
-                after.push(best)
-                text += f" ponder {move_to_uci(after, ponder)}"
-            self.out.send(text)
-
-    @staticmethod
-    def _choose(job: Job, result: Result | None) -> tuple[Move | None, Move | None]:
-        """A legal best move (searcher's, else last PV's, else the first candidate) and ponder move."""
-        if not job.candidates:
-            return None, None
-        best: Move | None = None
-        ponder: Move | None = None
-        if result is not None and result.best in job.candidates:
-            best, ponder = result.best, result.ponder
-        elif job.last_pv and job.last_pv[0] in job.candidates:
-            best = job.last_pv[0]
-            ponder = job.last_pv[1] if len(job.last_pv) > 1 else None
-        else:
-            best = job.candidates[0]
-        if ponder is not None and best is not None:
-            after = job.root.copy()
-            after.push(best)
-            if ponder not in after.legal_moves():
-                ponder = None
-        return best, ponder
-
     # ------------------------------------------------------------ go perft
     def _go_perft(self, args: list[str]) -> None:
         """Stockfish's divide format, computed on the main thread (like Stockfish, so that a
@@ -437,58 +334,19 @@ class UciEngine:
         if len(args) != 1:
             raise CommandError("go perft: expected one depth, e.g. 'go perft 3'")
         depth = _depth_arg("go perft", args[0])
-        self._require_idle("go perft")
-        pos = self.pos.copy()
+        self.thinker.require_idle("go perft")
         total = 0
-        for m in pos.legal_moves():
-            text = move_to_uci(pos, m)
-            pos.push(m)
-            count = perft(pos, depth - 1)
-            pos.pop()
+        for text, count in divide(self.pos.copy(), depth):
             total += count
             self.out.send(f"{text}: {count}")
         self.out.send_lines(["", f"Nodes searched: {total}", ""])
 
     # ------------------------------------------------------------ stop / ponderhit
     def cmd_stop(self, args: list[str]) -> None:
-        job = self.job
-        if job is None:
-            return
-        job.stop.set()
-        job.release.set()
-        if not job.answered and job.thread is not None:
-            job.thread.join(STOP_GRACE)
-        # No-op if the search has answered; taking the job lock also waits for a bestmove
-        # the worker is printing right now, so nothing is lost when quit closes the output.
-        self._answer(job, None)
+        self.thinker.stop()
 
     def cmd_ponderhit(self, args: list[str]) -> None:
-        job = self.job
-        if job is None or job.answered or not job.ponder:
-            return
-        with job.lock:
-            job.ponder = False
-            # A ponderhit that reached the searcher before it set itself up would be lost
-            # (it would go on pondering without a clock), so until its first iteration
-            # report the ponderhit is held back and passed on from that report.
-            if job.iterated:
-                self.searcher.ponderhit()
-            else:
-                job.ponderhit_pending = True
-        if not job.infinite:
-            job.release.set()
-
-    def _require_idle(self, what: str) -> None:
-        """Raise unless no search/perft is running (waiting briefly for a stopped one to end)."""
-        job = self.job
-        if job is None or not job.running():
-            return
-        if not job.answered:
-            raise CommandError(f"{what}: a search is running; send stop first")
-        assert job.thread is not None
-        job.thread.join(IDLE_WAIT)
-        if job.thread.is_alive():
-            raise CommandError(f"{what}: the previous search has not finished stopping yet")
+        self.thinker.ponderhit()
 
     # ------------------------------------------------------------ extras
     def cmd_d(self, args: list[str]) -> None:
@@ -507,7 +365,7 @@ class UciEngine:
         depth: int | None = None
         if args:
             depth = _depth_arg("bench", args[0])
-        self._require_idle("bench")
+        self.thinker.require_idle("bench")
         nodes, ms = run_bench(depth=depth)  # fresh default-size tables: the count is deterministic
         nps = nodes * 1000 // max(1, ms)
         self.out.send_lines([f"Total time (ms): {ms}", f"Nodes searched: {nodes}", f"Nodes/second: {nps}"])
@@ -555,4 +413,16 @@ def serve(engine: UciEngine, stdin: TextIO | None = None) -> int:
     return 0
 
 
-__all__ = ["CommandError", "Output", "UciEngine", "serve"]
+def bestmove_line(root: Position, result: Result) -> str:
+    """``bestmove e2e4 ponder e7e5``, or ``bestmove (none)`` when ``root`` has no legal move."""
+    if result.best is None:
+        return "bestmove (none)"
+    text = f"bestmove {move_to_uci(root, result.best)}"
+    if result.ponder is not None:
+        after = root.copy()
+        after.push(result.best)
+        text += f" ponder {move_to_uci(after, result.ponder)}"
+    return text
+
+
+__all__ = ["CommandError", "Output", "UciEngine", "bestmove_line", "serve"]
