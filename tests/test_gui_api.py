@@ -52,8 +52,22 @@ def test_state_at_start(board: Board) -> None:
     assert state["moves"] == [] and state["result"] is None
     names = [e["name"] for e in board.wait_for(lambda s: "Alice" in s["engines"][ALICE]["name"])["engines"]]
     assert names[FIRST] == "scripted-first"
-    values = [s["value"] for s in board.state()["engines"][ALICE]["strengths"]]
+    strengths = board.state()["engines"][ALICE]["strengths"]
+    values = [s["value"] for s in strengths]
     assert {"full", "time:1", "nodes:1000"} <= set(values)
+    # This engine's levels come from its UCI_Elo range: eight of them, strongest last.
+    levels = [s["label"] for s in strengths if s["value"].startswith("level:")]
+    assert len(levels) == 8 and levels[0].startswith("Level 1 (Elo ") and levels[-1].startswith("Level 8 (Elo ")
+    assert board.state()["engines"][FIRST]["strengths"][0]["value"] == "full"  # no levels
+
+
+@pytest.mark.parametrize("module", ["gui.game", "gui.engines", "gui.strength"])
+def test_docstring_examples(module: str) -> None:
+    import doctest
+    import importlib
+
+    failures, _ = doctest.testmod(importlib.import_module(module))
+    assert failures == 0
 
 
 def test_moves_in_uci_and_san_land_on_the_other_board(board: Board) -> None:
