@@ -28,6 +28,7 @@ from gui.game import Game, GameError
 from gui.strength import Strength, strength_choices
 
 MODES = ("play", "analyse", "watch")
+FIRST_STRENGTH = "level:4"  # the opponent before anyone chooses: a middle level (full strength if none)
 MAX_MULTIPV = 3  # analysis lines shown
 PV_SHOWN = 10  # moves of each line shown
 REVIEW_NODES = 5000  # nodes per position when the finished game is evaluated
@@ -110,7 +111,10 @@ class Session:
         self.game = Game()
         self.game_token = object()  # a new one per game: chess.engine sends ucinewgame
         self.mode = "play"
-        self.players: dict[chess.Color, Player | None] = {chess.WHITE: None, chess.BLACK: Player(0, "full")}
+        self.players: dict[chess.Color, Player | None] = {
+            chess.WHITE: None,
+            chess.BLACK: Player(0, FIRST_STRENGTH),
+        }
         self.analysis_on = False
         self.analysis_engine = 0
         self.multipv = 1
@@ -144,7 +148,7 @@ class Session:
             self.choices[index] = strength_choices(engine.options)
             for color, player in self.players.items():
                 if player is not None and player.engine == index and player.strength not in self.choices[index]:
-                    self.players[color] = Player(index, "full")
+                    self.players[color] = Player(index, "full")  # an engine without levels
             self._changed()
 
     def close(self) -> None:
@@ -187,7 +191,8 @@ class Session:
             if self.mode == "play":
                 return "You"
             return self.game.headers.get("White" if color else "Black", "?")  # a loaded game's players
-        label = self.choices[player.engine][player.strength].label
+        choice = self.choices[player.engine].get(player.strength)
+        label = choice.label if choice is not None else "starting"
         return f"{self._engine_name(player.engine)} ({label})"
 
     def state(self) -> dict[str, Any]:
@@ -533,12 +538,13 @@ class Session:
                 await self._run_review(task)
             else:
                 await self._run_search(task)
-        except EngineFailure as error:
+        except Exception as error:  # an EngineFailure, or a bug: either way the page hears of it
+            message = str(error) if isinstance(error, EngineFailure) else f"internal error: {error!r}"
             with self.cond:
                 if self.task is task:
                     self.task = None
                     self.halted = True
-                    self.engine_error = str(error)
+                    self.engine_error = message
                     self._changed()
             return
         with self.cond:
@@ -547,6 +553,8 @@ class Session:
                 self._update()
 
     async def _run_search(self, task: Task) -> None:
+        engine = self.engines[task.engine]
+        await engine.warm_up()  # its options decide what a strength choice sets
         with self.cond:
             if task.cancelled:
                 return
@@ -555,11 +563,12 @@ class Session:
             player = self.players[board.turn] if task.kind == "move" else None
             token = self.game_token
             multipv = self.multipv if task.kind == "analyse" else 1
+            choices = strength_choices(engine.options)
             if player is not None:
-                strength = self.choices[player.engine][player.strength]
+                strength = choices.get(player.strength, choices["full"])
                 options, limit = dict(strength.options), strength.limit
             else:
-                options, limit = dict(self.choices[task.engine]["full"].options), None
+                options, limit = dict(choices["full"].options), None
             self.lines, self.lines_for = [], (generation, ply)
         if task.kind == "move" and self.mode == "watch":
             await asyncio.sleep(WATCH_PAUSE)
@@ -567,7 +576,6 @@ class Session:
         def on_info(info: chess.engine.InfoDict) -> None:
             self._on_info(task, board, generation, ply, info)
 
-        engine = self.engines[task.engine]
         best = await engine.search(SearchRequest(board, limit, options, multipv, token), on_info, task.stop)
         if task.kind != "move" or best is None or task.cancelled:
             return
@@ -611,6 +619,7 @@ class Session:
     async def _run_review(self, task: Task) -> None:
         """Evaluate each position without an evaluation, at ``REVIEW_NODES`` each."""
         engine = self.engines[task.engine]
+        await engine.warm_up()
         while True:
             with self.cond:
                 if task.cancelled:
@@ -621,7 +630,7 @@ class Session:
                     return
                 board = self.game.view(ply)
                 generation = self.generation
-                options = dict(self.choices[task.engine]["full"].options)
+                options = dict(strength_choices(engine.options)["full"].options)  # undoes any level
                 token = self.game_token
             if board.is_game_over():
                 score = {"cp": 0, "mate": None, "text": "0.00"}

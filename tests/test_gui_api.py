@@ -377,6 +377,15 @@ def test_a_failing_engine_is_reported_and_a_new_game_starts(quick_failures: None
         assert state["engineError"] is None
 
 
+def test_a_move_before_the_engine_has_started() -> None:
+    """The first opponent is a level; a move at once, before the engine named its options, works."""
+    with running_board([alice()]) as b:
+        b.ok("/api/move", {"move": "e4"})
+        state = b.wait_for(lambda s: len(s["moves"]) == 2 or s["engineError"] is not None)
+        assert state["engineError"] is None and len(state["moves"]) == 2
+        assert "Level 4" in state["names"]["black"]
+
+
 def test_an_engine_that_cannot_start_is_reported() -> None:
     with running_board([gui_engines.EngineSpec(("/nonexistent/engine",), "ghost")]) as b:
         state = b.wait_for(lambda s: s["engineError"] is not None)
