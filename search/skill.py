@@ -36,8 +36,8 @@ SKILL_MARGIN = ((0, 300), (5, 200), (10, 120), (15, 60), (19, 25))  # (skill, cp
 SKILL_TEMPERATURE = ((0, 150), (5, 90), (10, 50), (15, 25), (19, 10))  # (skill, cp of the softmax)
 SKILL_LINES = ((0, 4), (10, 4), (15, 3), (19, 2))  # (skill, root lines searched)
 MATE_CP = 30_000  # a mate in n counts as MATE_CP - n centipawns
-# (skill, Elo) measured: random mover = 500 (README, "Play in the browser"); increasing in both.
-ELO_TABLE = ((0.0, 700), (5.0, 900), (10.0, 1100), (15.0, 1300), (19.0, 1500))
+# (skill, Elo) measured with alice-match at fixed nodes, random mover = 500 (README, "Levels").
+ELO_TABLE = ((0.0, 1440), (5.0, 1690), (10.0, 1840), (15.0, 2140), (19.0, 2520))
 ELO_MIN = ELO_TABLE[0][1]
 ELO_MAX = ELO_TABLE[-1][1]
 
@@ -75,7 +75,7 @@ def skill_from_options(limit_strength: bool, elo: int, skill_level: int) -> floa
 
     >>> skill_from_options(False, 1500, 20) is None
     True
-    >>> skill_from_options(True, 900, 20), skill_from_options(False, 900, 7)
+    >>> skill_from_options(True, 1690, 20), skill_from_options(False, 1690, 7)
     (5.0, 7.0)
     """
     if limit_strength:
