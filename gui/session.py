@@ -325,6 +325,9 @@ class Session:
         """Change the mode and players, keeping the game (e.g. analyse a finished game)."""
         with self.cond:
             mode, players = self._parse_setup(data)
+            if self.game.plies and mode != self.mode:  # the game keeps who played it (for its PGN)
+                for color, tag in ((chess.WHITE, "White"), (chess.BLACK, "Black")):
+                    self.game.headers.setdefault(tag, self._player_name(color))
             self.mode, self.players = mode, players
             self.paused = False
             self.halted = False

@@ -120,6 +120,9 @@ def test_play_against_the_engine_take_back_and_resign(board: Board) -> None:
     assert state["result"] == {"result": "0-1", "reason": "White resigned"}
     assert board.post("/api/move", {"move": "e4"})[0] == 409
     assert board.post("/api/resign")[0] == 409
+    board.ok("/api/mode", {"mode": "analyse"})  # analysing the game afterwards keeps its players
+    pgn = board.get("/api/pgn")[1]["pgn"]
+    assert '[White "You"]' in pgn and '[Black "scripted-first (Full strength' in pgn and '[Result "0-1"]' in pgn
 
 
 def test_playing_black_the_engine_opens(board: Board) -> None:
