@@ -38,6 +38,7 @@ OUTPUT = ROOT / "tests" / "output"
 VIEWPORT: ViewportSize = {"width": 1360, "height": 860}
 TIMEOUT_MS = 60_000  # a loaded 2-core machine: generous waits, never fixed sleeps
 FAST = "nodes:1000"  # the engine's strength choice in these tests: quick answers
+expect.set_options(timeout=TIMEOUT_MS)
 
 SAMPLE_GAME = """[Event "Sample"]
 [White "alice-engine"]
@@ -74,7 +75,7 @@ def page(browser: BrowserContext, board: Board) -> Iterator[Page]:
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(board.url)
-    expect(page.locator("#board-A .piece").first).to_be_visible()
+    expect(page.locator("#boards .piece").first).to_be_visible()
     yield page
     page.close()
     assert not errors, errors  # no JavaScript error on the way
@@ -183,10 +184,10 @@ def test_load_fen_and_export_pgn(page: Page, board: Board) -> None:
     page.click("#load-fen")
     expect(piece_on(page, "B", "e4")).to_have_attribute("alt", "P")
     expect(page.locator("#fen")).to_have_value("4k3/8/8/8/4|P3/8/8/4K3 w - - 0 1")
-    for move in ["Kd2", "Kd8", "e5"]:
+    for count, move in enumerate(["Kd2", "Kd8", "e5"], 1):
         page.fill("#move-input", move)
         page.press("#move-input", "Enter")
-    expect(moves(page)).to_have_count(3)
+        expect(moves(page)).to_have_count(count)
     page.click("#export-pgn")
     expect(page.locator("#io-text")).to_have_value(re.compile(r'\[Variant "Alice"\]'))
     expect(page.locator("#download-pgn")).to_be_visible()

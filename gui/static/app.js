@@ -15,12 +15,16 @@ let flipped = false; // Black at the bottom
 let selected = null; // square name of the piece picked up
 let drag = null; // {square, ghost, startX, startY, active}
 let promotionPending = null; // {from, to}
+let pendingPly = null; // the ply asked for by stepping, until the server shows it
 
 const $ = (id) => document.getElementById(id);
 
 // ------------------------------------------------------------------ requests
 async function post(path, body = {}) {
   clearMessage();
+  if (path !== "goto") {
+    pendingPly = null;
+  }
   try {
     const response = await fetch(`/api/${path}`, {
       method: "POST",
@@ -30,6 +34,7 @@ async function post(path, body = {}) {
     const data = await response.json().catch(() => ({ error: `server answered ${response.status}` }));
     if (!response.ok) {
       showMessage(data.error || `server answered ${response.status}`);
+      pendingPly = null;
       render(); // undo anything drawn in advance
       return null;
     }
@@ -39,6 +44,7 @@ async function post(path, body = {}) {
     return data;
   } catch (error) {
     showMessage(`cannot reach the server: ${error.message}`);
+    pendingPly = null;
     render();
     return null;
   }
@@ -48,6 +54,9 @@ function accept(newState) {
   if (!state || newState.version >= state.version) {
     const modeChanged = !state || state.mode !== newState.mode;
     state = newState;
+    if (pendingPly === state.ply || pendingPly > state.moves.length) {
+      pendingPly = null;
+    }
     if (modeChanged) {
       syncControls();
     }
@@ -645,12 +654,15 @@ async function copyFen() {
   setTimeout(() => ($("copy-fen").textContent = "Copy FEN"), 1500);
 }
 
+// Quick steps add up: each starts from the ply last asked for, not the one last shown.
 function step(delta) {
   if (!state) {
     return;
   }
-  const ply = Math.max(0, Math.min(state.moves.length, state.ply + delta));
-  if (ply !== state.ply) {
+  const from = pendingPly ?? state.ply;
+  const ply = Math.max(0, Math.min(state.moves.length, from + delta));
+  if (ply !== from) {
+    pendingPly = ply;
     post("goto", { ply });
   }
 }
@@ -685,16 +697,21 @@ function wire() {
     const keys = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity };
     if (event.key in keys && state) {
       event.preventDefault();
-      step(Math.max(-state.ply, Math.min(state.moves.length - state.ply, keys[event.key])));
+      step(keys[event.key]);
     } else if (event.key === "f") {
       setFlipped(!flipped);
     }
   });
   $("move-form").addEventListener("submit", async (event) => {
     event.preventDefault();
-    const text = $("move-input").value.trim();
-    if (text && (await post("move", { move: text }))) {
-      $("move-input").value = "";
+    const input = $("move-input");
+    const text = input.value.trim();
+    if (!text) {
+      return;
+    }
+    input.value = ""; // at once, so the next move can be typed; given back if this one fails
+    if (!(await post("move", { move: text })) && !input.value) {
+      input.value = text;
     }
   });
   document.querySelectorAll("#modes button").forEach((button) =>
