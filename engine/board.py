@@ -36,7 +36,8 @@ from engine.fen import FenError, valid_castling
 from engine.movegen import attackers, piece_attacks, pseudo_legal_moves
 from engine.notation import MoveError, landing_board, move_to_san, parse_san, parse_uci
 from engine.position import STARTING_FEN, Position
-from engine.tables import BOARD_NAMES, KING, OCC_A, PAWN, piece_code
+from engine.bits import native, unsigned
+from engine.tables import BOARD_NAMES, KING, OCC_A, OCC_B, OCC_BLACK, OCC_WHITE, PAWN, piece_code
 
 __all__ = ["STARTING_FEN", "AliceBoard", "to_chess_move", "to_engine_move"]
 
@@ -113,11 +114,11 @@ class AliceBoard(chess.Board):
     # ----------------------------------------------------------- state mirror
     def _sync(self) -> None:
         """Copy the engine position into python-chess's attributes; drop caches."""
-        bb = self._pos.bb
+        bb = [unsigned(b) for b in self._pos.bb]  # the compiled engine keeps bit 63 as a sign bit
         self.pawns, self.knights, self.bishops, self.rooks, self.queens, self.kings = bb[1:7]
-        self.occupied_co = [bb[8], bb[9]]
-        self.occupied = bb[8] | bb[9]
-        self.board_b = bb[11]
+        self.occupied_co = [bb[OCC_BLACK], bb[OCC_WHITE]]
+        self.occupied = bb[OCC_BLACK] | bb[OCC_WHITE]
+        self.board_b = bb[OCC_B]
         self._legal = None
 
     def _edited(self) -> None:
@@ -447,7 +448,7 @@ class AliceBoard(chess.Board):
         p = self._pos.sq[square]
         if not p:
             return chess.BB_EMPTY
-        return piece_attacks(p, square, self._pos.bb[OCC_A | (p >> 4)])
+        return unsigned(piece_attacks(p, square, self._pos.bb[OCC_A | (p >> 4)]))
 
     def attackers_mask(
         self,
@@ -468,7 +469,8 @@ class AliceBoard(chess.Board):
                 )
             board = b
         own = self._pos.bb[OCC_A | board]
-        return attackers(self._pos.bb, int(color), square, own if occupied is None else occupied) & own
+        o = own if occupied is None else native(occupied)
+        return unsigned(attackers(self._pos.bb, int(color), square, o) & own)
 
     def pin_mask(self, color: chess.Color, square: chess.Square) -> chess.Bitboard:
         """The ray to the king if the piece on ``square`` shields its king from an enemy

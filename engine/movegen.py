@@ -14,50 +14,51 @@ king (board K):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
+from mypy_extensions import i64
 
+from engine.bits import BB_ALL, Bitboard, bit_length, popcount
 from engine.tables import (
-    BB_ALL,
+    BB_SQUARES,
     BETWEEN,
     BISHOP,
-    KING,
-    KNIGHT,
-    LINE,
-    OCC_A,
-    OCC_B,
-    OCC_BLACK,
-    PAWN,
-    QUEEN,
-    ROOK,
-    Piece,
+    BB_RANK_1,
+    BB_RANK_2,
+    BB_RANK_7,
+    BB_RANK_8,
     CASTLES,
     DIAG_ATTACKS,
     DIAG_MASKS,
     DIAG_RAYS,
     FILE_ATTACKS,
     FILE_MASKS,
+    KING,
     KING_ATTACKS,
+    KNIGHT,
     KNIGHT_ATTACKS,
+    LINE,
+    OCC_A,
+    OCC_B,
+    OCC_BLACK,
     ORTHO_RAYS,
+    PAWN,
     PAWN_ATTACKS,
+    QUEEN,
     RANK_ATTACKS,
     RANK_MASKS,
-    Bitboard,
+    ROOK,
     Move,
+    Piece,
     Square,
 )
 
 if TYPE_CHECKING:
     from engine.position import Position
 
-BB_RANK_1 = 0xFF
-BB_RANK_2 = 0xFF << 8
-BB_RANK_7 = 0xFF << 48
-BB_RANK_8 = 0xFF << 56
-PROMOTIONS = (5 << 12, 4 << 12, 3 << 12, 2 << 12)  # queen, rook, bishop, knight
-WHITE_RIGHTS = (1, 2)
-BLACK_RIGHTS = (4, 8)
+PROMOTIONS: Final = (5 << 12, 4 << 12, 3 << 12, 2 << 12)  # queen, rook, bishop, knight
+WHITE_RIGHTS: Final = (1, 2)
+BLACK_RIGHTS: Final = (4, 8)
 
 
 def attackers(bb: list[Bitboard], color: int, s: Square, o: Bitboard) -> Bitboard:
@@ -72,17 +73,19 @@ def attackers(bb: list[Bitboard], color: int, s: Square, o: Bitboard) -> Bitboar
     >>> bin(attackers(pos.bb, 1, chess.F3, pos.bb[OCC_A])).count("1")  # e2, g2, g1
     3
     """
-    return (
-        bb[OCC_BLACK | color]
-        & o
-        & (
-            (KNIGHT_ATTACKS[s] & bb[KNIGHT])
-            | (KING_ATTACKS[s] & bb[KING])
-            | (PAWN_ATTACKS[color ^ 1][s] & bb[PAWN])
-            | (DIAG_ATTACKS[s][DIAG_MASKS[s] & o] & (bb[BISHOP] | bb[QUEEN]))
-            | ((RANK_ATTACKS[s][RANK_MASKS[s] & o] | FILE_ATTACKS[s][FILE_MASKS[s] & o]) & (bb[ROOK] | bb[QUEEN]))
-        )
+    mine = bb[OCC_BLACK | color] & o
+    found = mine & (
+        (KNIGHT_ATTACKS[s] & bb[KNIGHT]) | (KING_ATTACKS[s] & bb[KING]) | (PAWN_ATTACKS[(color ^ 1) << 6 | s] & bb[PAWN])
     )
+    # Sliders: look a line up only when one of ours stands on it (empty-board rays).
+    queens = bb[QUEEN]
+    diag = mine & (bb[BISHOP] | queens) & DIAG_RAYS[s]
+    if diag:
+        found |= DIAG_ATTACKS[s][DIAG_MASKS[s] & o] & diag
+    ortho = mine & (bb[ROOK] | queens) & ORTHO_RAYS[s]
+    if ortho:
+        found |= (RANK_ATTACKS[s][RANK_MASKS[s] & o] | FILE_ATTACKS[s][FILE_MASKS[s] & o]) & ortho
+    return found
 
 
 def piece_attacks(code: Piece, s: Square, o: Bitboard) -> Bitboard:
@@ -96,12 +99,12 @@ def piece_attacks(code: Piece, s: Square, o: Bitboard) -> Bitboard:
     """
     t = code & 7
     if t == PAWN:
-        return PAWN_ATTACKS[(code >> 3) & 1][s]
+        return PAWN_ATTACKS[(code & 8) << 3 | s]
     if t == KNIGHT:
         return KNIGHT_ATTACKS[s]
     if t == KING:
         return KING_ATTACKS[s]
-    a = 0
+    a: Bitboard = 0
     if t != ROOK:
         a = DIAG_ATTACKS[s][DIAG_MASKS[s] & o]
     if t != BISHOP:
@@ -109,7 +112,7 @@ def piece_attacks(code: Piece, s: Square, o: Bitboard) -> Bitboard:
     return a
 
 
-def checking_squares(k: Square, o: Bitboard, king_color: int) -> tuple[Bitboard, ...]:
+def checking_squares(k: Square, o: Bitboard, king_color: int) -> tuple[i64, i64, i64, i64, i64, i64, i64]:
     """By piece type (index 1..5), the squares from which an enemy piece standing on the
     king's board (occupancy ``o``) would attack the king on ``k``. A piece arriving there
     from the other board (every move transfers) gives check.
@@ -120,7 +123,7 @@ def checking_squares(k: Square, o: Bitboard, king_color: int) -> tuple[Bitboard,
     """
     dg = DIAG_ATTACKS[k][DIAG_MASKS[k] & o]
     ot = RANK_ATTACKS[k][RANK_MASKS[k] & o] | FILE_ATTACKS[k][FILE_MASKS[k] & o]
-    return (0, PAWN_ATTACKS[king_color][k], KNIGHT_ATTACKS[k], dg, ot, dg | ot, 0)
+    return (0, PAWN_ATTACKS[king_color << 6 | k], KNIGHT_ATTACKS[k], dg, ot, dg | ot, 0)
 
 
 def pin_ray(pos: Position, color: int, s: Square) -> Bitboard:
@@ -131,20 +134,20 @@ def pin_ray(pos: Position, color: int, s: Square) -> Bitboard:
     may only move by capturing that slider.
     """
     bb = pos.bb
-    k = (bb[KING] & bb[OCC_BLACK | color]).bit_length() - 1
+    k = bit_length(bb[KING] & bb[OCC_BLACK | color]) - 1
     p = pos.sq[s]
     if k < 0 or not p or p >> 4 != pos.sq[k] >> 4:
         return BB_ALL
     o = bb[OCC_A | (p >> 4)]
     enemy = bb[OCC_BLACK | (color ^ 1)] & o
     snipers = enemy & ((DIAG_RAYS[k] & (bb[BISHOP] | bb[QUEEN])) | (ORTHO_RAYS[k] & (bb[ROOK] | bb[QUEEN])))
-    fb = 1 << s
+    fb = BB_SQUARES[s]
     while snipers:
         b = snipers & -snipers
         snipers ^= b
-        x = b.bit_length() - 1
-        if BETWEEN[k][x] & o == fb:
-            return LINE[k][x]
+        x = bit_length(b) - 1
+        if BETWEEN[k << 6 | x] & o == fb:
+            return LINE[k << 6 | x]
     return BB_ALL
 
 
@@ -167,17 +170,18 @@ def pseudo_legal_moves(pos: Position) -> list[Move]:
     while pieces:
         fb = pieces & -pieces
         pieces ^= fb
-        s = fb.bit_length() - 1
+        s = bit_length(fb) - 1
         p = sq[s]
         own = bb[OCC_A | (p >> 4)]
         other = bb[OCC_B ^ (p >> 4)]
+        dests: Bitboard
         if p & 7 == PAWN:
-            dests = PAWN_ATTACKS[us][s] & bb[OCC_BLACK | (us ^ 1)] & own
-            one = 1 << (s + forward)
+            dests = PAWN_ATTACKS[us << 6 | s] & bb[OCC_BLACK | (us ^ 1)] & own
+            one = BB_SQUARES[s + forward]
             if not one & (own | other):
                 dests |= one
             if fb & (BB_RANK_2 if us else BB_RANK_7) and not one & own:
-                two = 1 << (s + 2 * forward)
+                two = BB_SQUARES[s + 2 * forward]
                 if not two & (own | other):
                     dests |= two  # the passed square may be taken on the other board only
         else:
@@ -199,7 +203,7 @@ def _append(moves: list[Move], s: Square, dests: Bitboard, pawn: bool) -> None:
     while dests:
         b = dests & -dests
         dests ^= b
-        m = s | ((b.bit_length() - 1) << 6)
+        m = s | ((bit_length(b) - 1) << 6)
         if pawn and b & (BB_RANK_1 | BB_RANK_8):
             moves.extend(m | pr for pr in PROMOTIONS)
         else:
@@ -208,6 +212,10 @@ def _append(moves: list[Move], s: Square, dests: Bitboard, pawn: bool) -> None:
 
 def legal_moves(pos: Position, captures_only: bool = False) -> list[Move]:
     """All legal moves, or only the captures and promotions.
+
+    One long function on purpose: it is the hottest code of the engine, and every call
+    saved here counts in the pure-Python build (the piece attacks are ``piece_attacks``
+    written out).
 
     >>> from engine.position import Position
     >>> len(legal_moves(Position()))
@@ -220,121 +228,124 @@ def legal_moves(pos: Position, captures_only: bool = False) -> list[Move]:
     occ_us = bb[OCC_BLACK | us]
     occ_them = bb[OCC_BLACK | them]
     empty = BB_ALL ^ (occ_us | occ_them)
-    occ_ab = (bb[OCC_A], bb[OCC_B])
-    ksq = (bb[KING] & occ_us).bit_length() - 1
+    occ_a = bb[OCC_A]
+    occ_b = bb[OCC_B]
+    ksq = bit_length(bb[KING] & occ_us) - 1
     kb = sq[ksq] >> 4
-    occ_k = occ_ab[kb]
-    occ_y = occ_ab[kb ^ 1]
+    occ_k = occ_b if kb else occ_a
+    occ_y = occ_a if kb else occ_b
     them_k = occ_them & occ_k
     bq = bb[BISHOP] | bb[QUEEN]
     rq = bb[ROOK] | bb[QUEEN]
 
     checkers = them_k & (
         (KNIGHT_ATTACKS[ksq] & bb[KNIGHT])
-        | (PAWN_ATTACKS[us][ksq] & bb[PAWN])
+        | (PAWN_ATTACKS[us << 6 | ksq] & bb[PAWN])
         | (DIAG_ATTACKS[ksq][DIAG_MASKS[ksq] & occ_k] & bq)
         | ((RANK_ATTACKS[ksq][RANK_MASKS[ksq] & occ_k] | FILE_ATTACKS[ksq][FILE_MASKS[ksq] & occ_k]) & rq)
     )
     # Blockers of slider lines to the king with at most two pieces in the way:
     # a move on board K starting or capturing there may expose the king.
-    danger = 0
+    danger: Bitboard = 0
     snipers = them_k & ((DIAG_RAYS[ksq] & bq) | (ORTHO_RAYS[ksq] & rq)) & ~checkers
     while snipers:
         b = snipers & -snipers
         snipers ^= b
-        blk = BETWEEN[ksq][b.bit_length() - 1] & occ_k
-        if blk.bit_count() <= 2:
+        blk = BETWEEN[ksq << 6 | (bit_length(b) - 1)] & occ_k
+        if popcount(blk) <= 2:
             danger |= blk
 
+    k_mask: Bitboard = BB_ALL
+    y_mask: Bitboard = BB_ALL
     if checkers:
         if checkers & (checkers - 1):
             k_mask = 0  # double check: only the king moves
             y_mask = 0
         else:
             k_mask = checkers
-            y_mask = BETWEEN[ksq][checkers.bit_length() - 1]
-    else:
-        k_mask = BB_ALL
-        y_mask = BB_ALL
+            y_mask = BETWEEN[ksq << 6 | (bit_length(checkers) - 1)]
 
     moves: list[Move] = []
-    append = moves.append
-    targets_ab = (occ_them & occ_ab[0], occ_them & occ_ab[1])
+    target_a = occ_them & occ_a
+    target_b = occ_them & occ_b
     if not captures_only:
-        targets_ab = (targets_ab[0] | empty, targets_ab[1] | empty)
+        target_a |= empty
+        target_b |= empty
     forward = 8 if us else -8
     last_rank = BB_RANK_8 if us else BB_RANK_1
     start_rank = BB_RANK_2 if us else BB_RANK_7
 
-    pieces = occ_us ^ (1 << ksq)
+    pieces = occ_us ^ (BB_SQUARES[ksq])
+    dests: Bitboard
     while pieces:
         fb = pieces & -pieces
         pieces ^= fb
-        s = fb.bit_length() - 1
+        s = bit_length(fb) - 1
         p = sq[s]
         t = p & 7
         x = p >> 4
-        o = occ_ab[x]
-        if t == 1:
-            dests = PAWN_ATTACKS[us][s] & occ_them & o
+        o = occ_b if x else occ_a
+        if t == PAWN:
+            dests = PAWN_ATTACKS[us << 6 | s] & occ_them & o
             d1 = s + forward
-            b1 = 1 << d1
+            b1 = BB_SQUARES[d1]
             if b1 & empty:
                 if b1 & last_rank or not captures_only:
                     dests |= b1
                 if fb & start_rank and not captures_only:
-                    b2 = 1 << (d1 + forward)
+                    b2 = BB_SQUARES[d1 + forward]
                     if b2 & empty and not b1 & o:
                         dests |= b2
             elif fb & start_rank and not b1 & o and not captures_only:
                 # The passed square is taken only on the other board.
-                b2 = 1 << (d1 + forward)
+                b2 = BB_SQUARES[d1 + forward]
                 if b2 & empty:
                     dests |= b2
-        elif t == 2:
-            dests = KNIGHT_ATTACKS[s] & targets_ab[x]
-        elif t == 3:
-            dests = DIAG_ATTACKS[s][DIAG_MASKS[s] & o] & targets_ab[x]
-        elif t == 4:
-            dests = (RANK_ATTACKS[s][RANK_MASKS[s] & o] | FILE_ATTACKS[s][FILE_MASKS[s] & o]) & targets_ab[x]
         else:
-            dests = (
-                DIAG_ATTACKS[s][DIAG_MASKS[s] & o]
-                | RANK_ATTACKS[s][RANK_MASKS[s] & o]
-                | FILE_ATTACKS[s][FILE_MASKS[s] & o]
-            ) & targets_ab[x]
+            if t == KNIGHT:
+                dests = KNIGHT_ATTACKS[s]
+            elif t == BISHOP:
+                dests = DIAG_ATTACKS[s][DIAG_MASKS[s] & o]
+            elif t == ROOK:
+                dests = RANK_ATTACKS[s][RANK_MASKS[s] & o] | FILE_ATTACKS[s][FILE_MASKS[s] & o]
+            else:
+                dests = (
+                    DIAG_ATTACKS[s][DIAG_MASKS[s] & o]
+                    | RANK_ATTACKS[s][RANK_MASKS[s] & o]
+                    | FILE_ATTACKS[s][FILE_MASKS[s] & o]
+                )
+            dests &= target_b if x else target_a
         if x == kb:
             dests &= k_mask
             if dests and (danger & fb or danger & dests):
                 dests = _safe_from_k(dests, fb, danger, ksq, occ_k, them_k, bq, rq)
         else:
             dests &= y_mask
-        if t == 1 and dests & last_rank:
+        if t == PAWN and dests & last_rank:
             while dests:
                 b = dests & -dests
                 dests ^= b
-                m = s | ((b.bit_length() - 1) << 6)
+                m = s | ((bit_length(b) - 1) << 6)
                 if b & last_rank:
                     for pr in PROMOTIONS:
-                        append(m | pr)
+                        moves.append(m | pr)
                 else:
-                    append(m)
+                    moves.append(m)
         else:
             while dests:
                 b = dests & -dests
                 dests ^= b
-                append(s | ((b.bit_length() - 1) << 6))
+                moves.append(s | ((bit_length(b) - 1) << 6))
 
     # King moves: safe on its board (king lifted) and on the board it lands on.
-    kfb = 1 << ksq
-    dests = KING_ATTACKS[ksq] & targets_ab[kb]
-    occ_k_noking = occ_k ^ kfb
+    dests = KING_ATTACKS[ksq] & (target_b if kb else target_a)
+    occ_k_noking = occ_k ^ (BB_SQUARES[ksq])
     while dests:
         b = dests & -dests
         dests ^= b
-        d = b.bit_length() - 1
+        d = bit_length(b) - 1
         if not attackers(bb, them, d, occ_k_noking) and not attackers(bb, them, d, occ_y):
-            append(ksq | (d << 6))
+            moves.append(ksq | (d << 6))
 
     if pos.castling and not checkers and not captures_only:
         _castling(pos, moves, us, them, ksq, kb, occ_k, occ_y)
@@ -363,19 +374,19 @@ def _castling(
 ) -> None:
     sq = pos.sq
     bb = pos.bb
-    king_code = 6 | us << 3 | kb << 4
-    rook_code = 4 | us << 3 | kb << 4
+    king_code = KING | us << 3 | kb << 4
+    rook_code = ROOK | us << 3 | kb << 4
     for right in WHITE_RIGHTS if us else BLACK_RIGHTS:
         if not pos.castling & right:
             continue
         kf, kt, rf, rt, between, crossed = CASTLES[right]
         if ksq != kf or sq[rf] != rook_code or sq[kf] != king_code:
             continue
-        if between & occ_k or ((1 << kt) | (1 << rt)) & occ_y:
+        if between & occ_k or ((BB_SQUARES[kt]) | (BB_SQUARES[rt])) & occ_y:
             continue
-        if any(attackers(bb, them, c, occ_k) for c in crossed):
+        if attackers(bb, them, crossed[0], occ_k) or attackers(bb, them, crossed[1], occ_k):
             continue
         # The king lands on the other board beside its rook, which may shield it.
-        if attackers(bb, them, kt, occ_y | (1 << rt)):
+        if attackers(bb, them, kt, occ_y | (BB_SQUARES[rt])):
             continue
         moves.append(kf | (kt << 6))

@@ -17,20 +17,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+from mypy_extensions import i64
+
 from engine import movegen
+from engine.bits import Bitboard, bit_length, unsigned
 from engine.tables import (
+    BB_SQUARES,
     BB_LEN,
-    CASTLE_ROOK,
+    BOARD_BIT,
+    CASTLE_ROOK_FROM,
+    CASTLE_ROOK_TO,
     CASTLING_KEEP,
+    COLOR_BIT,
     KING,
     OCC_A,
+    OCC_B,
     OCC_BLACK,
+    OCC_WHITE,
     PAWN,
     ROOK,
     ZOBRIST,
     ZOBRIST_CASTLING,
     ZOBRIST_SIDE,
-    Bitboard,
     Move,
     Piece,
     Square,
@@ -40,7 +48,7 @@ STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 # One undo record: move, moved piece, captured piece, bitboards before, castling,
 # halfmove clock and key before the move.
-Undo = tuple[Move, Piece, Piece, list[Bitboard], int, int, int]
+Undo = tuple[Move, Piece, Piece, list[Bitboard], int, int, i64]
 
 
 @dataclass(frozen=True)
@@ -70,11 +78,11 @@ class Position:
     def __init__(self, fen: str | None = STARTING_FEN) -> None:
         self.sq: list[Piece] = [0] * 64
         self.bb: list[Bitboard] = [0] * BB_LEN
-        self.turn = 1
-        self.castling = 0
-        self.halfmove = 0
-        self.fullmove = 1
-        self.key = 0
+        self.turn: int = 1
+        self.castling: int = 0
+        self.halfmove: int = 0
+        self.fullmove: int = 1
+        self.key: i64 = 0
         self.stack: list[Undo] = []
         if fen is not None:
             self.set_fen(fen)
@@ -105,22 +113,24 @@ class Position:
         return write_fen(self)
 
     def _rebuild(self) -> None:
-        bb = [0] * BB_LEN
+        bb: list[Bitboard] = [0] * BB_LEN
         for s, p in enumerate(self.sq):
             if p:
-                b = 1 << s
+                b = BB_SQUARES[s]
                 bb[p & 7] |= b
                 bb[OCC_BLACK | ((p >> 3) & 1)] |= b
                 bb[OCC_A | (p >> 4)] |= b
         self.bb = bb
         self.key = self.compute_key()
 
-    def compute_key(self) -> int:
+    def compute_key(self) -> i64:
         """The Zobrist key from scratch (the incremental ``key`` must equal it)."""
-        key = ZOBRIST_CASTLING[self.castling] ^ (ZOBRIST_SIDE if self.turn else 0)
+        key: i64 = ZOBRIST_CASTLING[self.castling]
+        if self.turn:
+            key ^= ZOBRIST_SIDE
         for s, p in enumerate(self.sq):
             if p:
-                key ^= ZOBRIST[p][s]
+                key ^= ZOBRIST[p << 6 | s]
         return key
 
     def copy(self) -> Position:
@@ -148,42 +158,44 @@ class Position:
         bb = old[:]
         key = self.key
         self.stack.append((m, p, q, old, self.castling, self.halfmove, key))
-        fb = 1 << s
-        tb = 1 << d
+        fb = BB_SQUARES[s]
+        tb = BB_SQUARES[d]
         lay = p >> 4
         c = (p >> 3) & 1
         promo = m >> 12
-        np = p ^ 16 if not promo else promo | ((p & 24) ^ 16)
+        np = p ^ BOARD_BIT if not promo else promo | ((p & (COLOR_BIT | BOARD_BIT)) ^ BOARD_BIT)
         sq[s] = 0
         sq[d] = np
         bb[p & 7] ^= fb
         bb[np & 7] ^= tb
-        bb[8 | c] ^= fb | tb
-        bb[10 | lay] ^= fb
-        bb[11 - lay] ^= tb
-        key ^= ZOBRIST[p][s] ^ ZOBRIST[np][d] ^ ZOBRIST_SIDE
+        bb[OCC_BLACK | c] ^= fb | tb
+        bb[OCC_A | lay] ^= fb
+        bb[OCC_B - lay] ^= tb
+        key ^= ZOBRIST[p << 6 | s] ^ ZOBRIST[np << 6 | d] ^ ZOBRIST_SIDE
         if q:
-            key ^= ZOBRIST[q][d]
+            key ^= ZOBRIST[q << 6 | d]
             bb[q & 7] ^= tb
-            bb[9 - c] ^= tb
-            bb[10 | lay] ^= tb
+            bb[OCC_WHITE - c] ^= tb
+            bb[OCC_A | lay] ^= tb
             self.halfmove = 0
         elif p & 7 == PAWN:
             self.halfmove = 0
         else:
             self.halfmove += 1
             if p & 7 == KING and (d - s == 2 or s - d == 2):
-                rs, rd = CASTLE_ROOK[d]
+                rs = CASTLE_ROOK_FROM[d]
+                rd = CASTLE_ROOK_TO[d]
                 r = sq[rs]
-                nr = r ^ 16
+                nr = r ^ BOARD_BIT
                 sq[rs] = 0
                 sq[rd] = nr
-                rb = (1 << rs) | (1 << rd)
-                bb[ROOK] ^= rb
-                bb[8 | c] ^= rb
-                bb[10 | lay] ^= 1 << rs
-                bb[11 - lay] ^= 1 << rd
-                key ^= ZOBRIST[r][rs] ^ ZOBRIST[nr][rd]
+                rsb = BB_SQUARES[rs]
+                rdb = BB_SQUARES[rd]
+                bb[ROOK] ^= rsb | rdb
+                bb[OCC_BLACK | c] ^= rsb | rdb
+                bb[OCC_A | lay] ^= rsb
+                bb[OCC_B - lay] ^= rdb
+                key ^= ZOBRIST[r << 6 | rs] ^ ZOBRIST[nr << 6 | rd]
         cr = self.castling
         if cr:
             ncr = cr & CASTLING_KEEP[s] & CASTLING_KEEP[d]
@@ -205,8 +217,8 @@ class Position:
         sq[s] = p
         sq[d] = q
         if p & 7 == KING and (d - s == 2 or s - d == 2):
-            rs, rd = CASTLE_ROOK[d]
-            sq[rs] = sq[rd] ^ 16
+            rd = CASTLE_ROOK_TO[d]
+            sq[CASTLE_ROOK_FROM[d]] = sq[rd] ^ BOARD_BIT
             sq[rd] = 0
         c = (p >> 3) & 1
         self.turn = c
@@ -244,28 +256,35 @@ class Position:
 
     def king(self, color: int) -> Square:
         """The square of ``color``'s king (-1 if none)."""
-        return (self.bb[KING] & self.bb[OCC_BLACK | int(color)]).bit_length() - 1
+        return bit_length(self.bb[KING] & self.bb[OCC_BLACK | int(color)]) - 1
 
-    def pin_mask(self, color: int, s: Square) -> Bitboard:
+    def pin_mask(self, color: int, s: Square) -> int:
         """The line from ``color``'s king through ``s`` to the enemy slider that the piece on
-        ``s`` alone shields it from on the king's board, else all squares (see ``movegen.pin_ray``)."""
-        return movegen.pin_ray(self, int(color), s)
+        ``s`` alone shields it from on the king's board, else all squares (see ``movegen.pin_ray``;
+        python-chess's bitboard form)."""
+        return unsigned(movegen.pin_ray(self, int(color), s))
 
-    def attackers_mask(self, color: int, s: Square, board: int) -> Bitboard:
-        """Pieces of ``color`` on ``board`` that attack ``s`` on that board."""
-        return movegen.attackers(self.bb, int(color), s, self.bb[OCC_A | board])
+    def attackers_mask(self, color: int, s: Square, board: int) -> int:
+        """Pieces of ``color`` on ``board`` that attack ``s`` on that board (python-chess's
+        bitboard form: see ``engine.bits.unsigned``)."""
+        return unsigned(movegen.attackers(self.bb, int(color), s, self.bb[OCC_A | board]))
 
     def is_attacked(self, color: int, s: Square, board: int) -> bool:
-        return bool(self.attackers_mask(color, s, board))
+        return bool(movegen.attackers(self.bb, int(color), s, self.bb[OCC_A | board]))
 
-    def checkers_mask(self) -> Bitboard:
+    def checkers(self) -> Bitboard:
+        """Enemy pieces giving check to the side to move (on its king's board)."""
         k = self.king(self.turn)
         if k < 0:
             return 0
-        return self.attackers_mask(self.turn ^ 1, k, self.sq[k] >> 4)
+        return movegen.attackers(self.bb, self.turn ^ 1, k, self.bb[OCC_A | (self.sq[k] >> 4)])
+
+    def checkers_mask(self) -> int:
+        """``checkers()`` in python-chess's bitboard form."""
+        return unsigned(self.checkers())
 
     def in_check(self) -> bool:
-        return bool(self.checkers_mask())
+        return bool(self.checkers())
 
     def legal_moves(self) -> list[Move]:
         return movegen.legal_moves(self)
@@ -308,7 +327,7 @@ class Position:
 
     def is_bare_kings(self) -> bool:
         bb = self.bb
-        return (bb[OCC_BLACK] | bb[OCC_BLACK + 1]) == bb[KING]
+        return (bb[OCC_BLACK] | bb[OCC_WHITE]) == bb[KING]
 
     def is_fifty_moves(self) -> bool:
         return self.halfmove >= 100

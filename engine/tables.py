@@ -17,40 +17,50 @@ A move is an int ``from | to << 6 | promotion << 12``; the landing board is
 implied (the other board of the piece on ``from``). Castling is the king's
 two-square move (``e1g1``).
 
-Attack tables come from python-chess (``chess.BB_*``); this module adds only what
-it lacks: the squares strictly between two squares and the Zobrist keys.
+Attack tables come from python-chess (``chess.BB_*``), converted once to the build's
+bitboard representation (``engine.bits``); this module adds only what python-chess
+lacks: the squares between and the lines through two squares, flat tables indexed by
+``a * 64 + b``, and the Zobrist keys.
 """
 
 from __future__ import annotations
 
 import random
+from typing import Final
 
 import chess
+from mypy_extensions import i64
+
+from engine.bits import BB_ALL as BB_ALL
+from engine.bits import Bitboard, native
 
 Square = int
-Bitboard = int
 Move = int
 Piece = int  # a piece code, see the module docstring
 
-BOARD_A = 0
-BOARD_B = 1
-BOARD_NAMES = "AB"
+BOARD_A: Final = 0
+BOARD_B: Final = 1
+BOARD_NAMES: Final = "AB"
 
-COLOR_BIT = 8
-BOARD_BIT = 16
+COLOR_BIT: Final = 8
+BOARD_BIT: Final = 16
 
-PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
+PAWN: Final = 1
+KNIGHT: Final = 2
+BISHOP: Final = 3
+ROOK: Final = 4
+QUEEN: Final = 5
+KING: Final = 6
 
 # Indices into a position's bitboard list ``bb``: 1..6 are piece types (both
 # colours, both boards); then occupancy by colour and by board.
-OCC_BLACK = 8
-OCC_WHITE = 9
-OCC_A = 10
-OCC_B = 11
-BB_LEN = 12
+OCC_BLACK: Final = 8
+OCC_WHITE: Final = 9
+OCC_A: Final = 10
+OCC_B: Final = 11
+BB_LEN: Final = 12
 
-BB_ALL = chess.BB_ALL
-NO_MOVE: Move = 0
+NO_MOVE: Final = 0
 
 
 def piece_code(ptype: int, color: int, board: int) -> Piece:
@@ -79,71 +89,88 @@ def move_promotion(move: Move) -> int:
     return move >> 12
 
 
-def _between_table() -> list[list[Bitboard]]:
-    table = [[0] * 64 for _ in range(64)]
-    for a in range(64):
-        for b in range(64):
-            table[a][b] = chess.between(a, b)
-    return table
+def _bitboards(values: object) -> list[Bitboard]:
+    """A python-chess table of bitboards as this build stores them (``engine.bits.native``)."""
+    return [native(v) for v in values]  # type: ignore[attr-defined]
 
 
-# BETWEEN[a][b]: squares strictly between a and b on a common line, else 0.
-BETWEEN: list[list[Bitboard]] = _between_table()
-# LINE[a][b]: the whole line (edge to edge) through a and b, else 0.
-LINE: list[list[Bitboard]] = [[chess.ray(a, b) for b in range(64)] for a in range(64)]
+def _attack_dicts(table: list[dict[int, int]]) -> list[dict[Bitboard, Bitboard]]:
+    """python-chess's slider tables (per square: masked occupancy -> attacks), converted."""
+    return [{native(k): native(v) for k, v in d.items()} for d in table]
 
-KNIGHT_ATTACKS: list[Bitboard] = list(chess.BB_KNIGHT_ATTACKS)
-KING_ATTACKS: list[Bitboard] = list(chess.BB_KING_ATTACKS)
-# PAWN_ATTACKS[colour][sq]: squares a pawn of that colour on sq attacks.
-PAWN_ATTACKS: list[list[Bitboard]] = [list(chess.BB_PAWN_ATTACKS[0]), list(chess.BB_PAWN_ATTACKS[1])]
-DIAG_MASKS = list(chess.BB_DIAG_MASKS)
-FILE_MASKS = list(chess.BB_FILE_MASKS)
-RANK_MASKS = list(chess.BB_RANK_MASKS)
-DIAG_ATTACKS = list(chess.BB_DIAG_ATTACKS)
-FILE_ATTACKS = list(chess.BB_FILE_ATTACKS)
-RANK_ATTACKS = list(chess.BB_RANK_ATTACKS)
+
+# BB_SQUARES[s]: the bitboard of square s.
+BB_SQUARES: Final[list[Bitboard]] = _bitboards(chess.BB_SQUARES)
+# BETWEEN[a * 64 + b]: squares strictly between a and b on a common line, else 0.
+BETWEEN: Final[list[Bitboard]] = [native(chess.between(a, b)) for a in range(64) for b in range(64)]
+# LINE[a * 64 + b]: the whole line (edge to edge) through a and b, else 0.
+LINE: Final[list[Bitboard]] = [native(chess.ray(a, b)) for a in range(64) for b in range(64)]
+
+KNIGHT_ATTACKS: Final[list[Bitboard]] = _bitboards(chess.BB_KNIGHT_ATTACKS)
+KING_ATTACKS: Final[list[Bitboard]] = _bitboards(chess.BB_KING_ATTACKS)
+# PAWN_ATTACKS[colour * 64 + sq]: squares a pawn of that colour on sq attacks.
+PAWN_ATTACKS: Final[list[Bitboard]] = _bitboards(chess.BB_PAWN_ATTACKS[0]) + _bitboards(chess.BB_PAWN_ATTACKS[1])
+DIAG_MASKS: Final[list[Bitboard]] = _bitboards(chess.BB_DIAG_MASKS)
+FILE_MASKS: Final[list[Bitboard]] = _bitboards(chess.BB_FILE_MASKS)
+RANK_MASKS: Final[list[Bitboard]] = _bitboards(chess.BB_RANK_MASKS)
+DIAG_ATTACKS: Final[list[dict[Bitboard, Bitboard]]] = _attack_dicts(chess.BB_DIAG_ATTACKS)
+FILE_ATTACKS: Final[list[dict[Bitboard, Bitboard]]] = _attack_dicts(chess.BB_FILE_ATTACKS)
+RANK_ATTACKS: Final[list[dict[Bitboard, Bitboard]]] = _attack_dicts(chess.BB_RANK_ATTACKS)
 # Empty-board slider reach, to find the sliders that line up with a king.
-DIAG_RAYS: list[Bitboard] = [DIAG_ATTACKS[s][0] for s in range(64)]
-ORTHO_RAYS: list[Bitboard] = [FILE_ATTACKS[s][0] | RANK_ATTACKS[s][0] for s in range(64)]
+DIAG_RAYS: Final[list[Bitboard]] = [DIAG_ATTACKS[s][0] for s in range(64)]
+ORTHO_RAYS: Final[list[Bitboard]] = [FILE_ATTACKS[s][0] | RANK_ATTACKS[s][0] for s in range(64)]
+
+BB_RANK_1: Final[i64] = native(chess.BB_RANK_1)
+BB_RANK_2: Final[i64] = native(chess.BB_RANK_2)
+BB_RANK_7: Final[i64] = native(chess.BB_RANK_7)
+BB_RANK_8: Final[i64] = native(chess.BB_RANK_8)
+BB_FILE_A: Final[i64] = native(chess.BB_FILE_A)
+BB_FILE_H: Final[i64] = native(chess.BB_FILE_H)
 
 
 def diag_attacks(sq: Square, occupied: Bitboard) -> Bitboard:
+    """Bishop moves from ``sq`` over ``occupied`` (one board)."""
     return DIAG_ATTACKS[sq][DIAG_MASKS[sq] & occupied]
 
 
 def ortho_attacks(sq: Square, occupied: Bitboard) -> Bitboard:
+    """Rook moves from ``sq`` over ``occupied`` (one board)."""
     return RANK_ATTACKS[sq][RANK_MASKS[sq] & occupied] | FILE_ATTACKS[sq][FILE_MASKS[sq] & occupied]
 
 
 # Castling: right bit -> (king from, king to, rook from, rook to, squares that must
 # be empty on the castling board, squares the king crosses and lands on).
-CASTLE_WK, CASTLE_WQ, CASTLE_BK, CASTLE_BQ = 1, 2, 4, 8
-CASTLING_LETTERS = ((CASTLE_WK, "K"), (CASTLE_WQ, "Q"), (CASTLE_BK, "k"), (CASTLE_BQ, "q"))
-CASTLES = {
-    CASTLE_WK: (chess.E1, chess.G1, chess.H1, chess.F1, chess.BB_F1 | chess.BB_G1, (chess.F1, chess.G1)),
-    CASTLE_WQ: (chess.E1, chess.C1, chess.A1, chess.D1, chess.BB_B1 | chess.BB_C1 | chess.BB_D1, (chess.D1, chess.C1)),
-    CASTLE_BK: (chess.E8, chess.G8, chess.H8, chess.F8, chess.BB_F8 | chess.BB_G8, (chess.F8, chess.G8)),
-    CASTLE_BQ: (chess.E8, chess.C8, chess.A8, chess.D8, chess.BB_B8 | chess.BB_C8 | chess.BB_D8, (chess.D8, chess.C8)),
+CASTLE_WK: Final = 1
+CASTLE_WQ: Final = 2
+CASTLE_BK: Final = 4
+CASTLE_BQ: Final = 8
+CASTLING_LETTERS: Final = ((CASTLE_WK, "K"), (CASTLE_WQ, "Q"), (CASTLE_BK, "k"), (CASTLE_BQ, "q"))
+CASTLES: Final[dict[int, tuple[int, int, int, int, Bitboard, tuple[int, int]]]] = {
+    CASTLE_WK: (chess.E1, chess.G1, chess.H1, chess.F1, native(chess.BB_F1 | chess.BB_G1), (chess.F1, chess.G1)),
+    CASTLE_WQ: (chess.E1, chess.C1, chess.A1, chess.D1, native(chess.BB_B1 | chess.BB_C1 | chess.BB_D1), (chess.D1, chess.C1)),
+    CASTLE_BK: (chess.E8, chess.G8, chess.H8, chess.F8, native(chess.BB_F8 | chess.BB_G8), (chess.F8, chess.G8)),
+    CASTLE_BQ: (chess.E8, chess.C8, chess.A8, chess.D8, native(chess.BB_B8 | chess.BB_C8 | chess.BB_D8), (chess.D8, chess.C8)),
 }
 # CASTLING_KEEP[sq]: rights that survive a move from or to sq.
-CASTLING_KEEP: list[int] = [15] * 64
+CASTLING_KEEP: Final[list[int]] = [15] * 64
 CASTLING_KEEP[chess.E1] = 15 & ~(CASTLE_WK | CASTLE_WQ)
 CASTLING_KEEP[chess.H1] = 15 & ~CASTLE_WK
 CASTLING_KEEP[chess.A1] = 15 & ~CASTLE_WQ
 CASTLING_KEEP[chess.E8] = 15 & ~(CASTLE_BK | CASTLE_BQ)
 CASTLING_KEEP[chess.H8] = 15 & ~CASTLE_BK
 CASTLING_KEEP[chess.A8] = 15 & ~CASTLE_BQ
-# Rook squares of a castling king move, keyed by the king's destination.
-CASTLE_ROOK = {
-    chess.G1: (chess.H1, chess.F1),
-    chess.C1: (chess.A1, chess.D1),
-    chess.G8: (chess.H8, chess.F8),
-    chess.C8: (chess.A8, chess.D8),
-}
+# Rook squares of a castling king move by the king's destination: CASTLE_ROOK_FROM/TO[sq]
+# (-1 for squares that are not a castling destination).
+CASTLE_ROOK_FROM: Final[list[int]] = [-1] * 64
+CASTLE_ROOK_TO: Final[list[int]] = [-1] * 64
+for _kt, _rf, _rt in ((chess.G1, chess.H1, chess.F1), (chess.C1, chess.A1, chess.D1), (chess.G8, chess.H8, chess.F8), (chess.C8, chess.A8, chess.D8)):
+    CASTLE_ROOK_FROM[_kt] = _rf
+    CASTLE_ROOK_TO[_kt] = _rt
 
-# Zobrist keys: one per (piece code, square), so the board of every piece is in
-# the key; fixed seed so keys (and bench) are the same on every run.
+# Zobrist keys: one per (piece code, square), ZOBRIST[code * 64 + sq], so the board of every
+# piece is in the key; fixed seed so keys (and bench) are the same on every run. 63 bits,
+# so a key is the same non-negative number in both builds (a native int64 when compiled).
 _rng = random.Random(0xA11CE)
-ZOBRIST: list[list[int]] = [[_rng.getrandbits(64) for _ in range(64)] for _ in range(32)]
-ZOBRIST_SIDE: int = _rng.getrandbits(64)  # xored in when white is to move
-ZOBRIST_CASTLING: list[int] = [_rng.getrandbits(64) for _ in range(16)]
+ZOBRIST: Final[list[i64]] = [_rng.getrandbits(63) for _ in range(32 * 64)]
+ZOBRIST_SIDE: Final[i64] = _rng.getrandbits(63)  # xored in when white is to move
+ZOBRIST_CASTLING: Final[list[i64]] = [_rng.getrandbits(63) for _ in range(16)]

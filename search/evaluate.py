@@ -5,7 +5,7 @@
 
 Terms (every weight is a named constant in the block below):
 
-* material and piece-square tables (the king's table blends from middlegame to
+* material (with a bonus for the bishop pair) and piece-square tables (the king's table blends from middlegame to
   endgame with the remaining piece material);
 * mobility that respects the transfer rule: for each piece, the destinations open
   on its own board are split into *free* ones (the mirror square on the other board
@@ -33,47 +33,52 @@ transferred), which is why the threat term looks at the board the king is not on
 
 from __future__ import annotations
 
-from engine.movegen import checking_squares
+from typing import Final
+
+from engine.bits import BB_ALL, Bitboard, bit_length, popcount
+from engine.movegen import checking_squares, piece_attacks
 from engine.position import Position
 from engine.tables import (
-    DIAG_ATTACKS,
-    DIAG_MASKS,
-    FILE_ATTACKS,
-    FILE_MASKS,
+    BB_FILE_A,
+    BB_FILE_H,
+    BISHOP,
+    KING,
     KING_ATTACKS,
-    KNIGHT_ATTACKS,
-    RANK_ATTACKS,
-    RANK_MASKS,
+    KNIGHT,
+    OCC_A,
+    OCC_B,
+    OCC_BLACK,
+    OCC_WHITE,
+    PAWN,
+    QUEEN,
+    ROOK,
 )
 
 # ---------------------------------------------------------------- weights
-PIECE_VALUE = (0, 116, 294, 346, 562, 1168, 0)  # material by ptype: -, P, N, B, R, Q, K
-CENTER_BONUS = (0, -1, 13, 3, 0, -4, 0)  # piece-square: per step nearer the centre, by ptype
-PAWN_RANK_BONUS = (0, 0, -3, -5, 13, 82, 231, 0)  # piece-square: pawn by relative rank (1..8 -> index 0..7)
-KING_MG_BACK_RANK = 6  # king, middlegame: bonus for standing on its first rank
-KING_MG_CENTER = -56  # king, middlegame: per step nearer the centre (it wants cover)
-KING_EG_CENTER = 32  # king, endgame: per step nearer the centre
-PHASE_WEIGHT = (0, 0, 1, 1, 2, 4, 0)  # game phase contribution by ptype; full phase is PHASE_MAX
-PHASE_MAX = 24  # phase of the starting material (middlegame = PHASE_MAX, bare endgame = 0)
-MOB_FREE = (0, 0, 10, 9, 8, 6, 0)  # per destination open on its board with the mirror square empty, by ptype
-MOB_BLOCKED = (0, 0, 8, 7, -5, 0, 0)  # per destination open on its board but blocked by the mirror square
-KS_ZONE_ATTACK = (0, 1, 1, 1, 1, 1, 0)  # danger units per king-neighbour square hit by a piece on the king's board
-KS_CHECK_THREAT = (0, 0, 2, 2, 3, 2, 0)  # danger units per move of a piece on the other board that arrives with check
-KS_ARRIVE = (0, 0, 2, 0, 0, -1, 0)  # danger units per move of a piece on the other board landing next to the king
-KS_NO_FLIGHT = 4  # danger units when the king has no flight square safe on both boards
-KS_ONE_FLIGHT = 2  # danger units when it has exactly one
-KS_ATTACKERS_MIN = 2  # the danger counts in full only from this many enemy attackers; with one, half
-KS_LINEAR = 2  # penalty = units * KS_LINEAR ...
-KS_QUADRATIC = 4  # ... + units * units * KS_QUADRATIC // 4 ...
-KS_MAX = 600  # ... capped at this many centipawns
-OPP_BOARD = (0, 0, 4, 12, -8, 0, 0)  # per piece on the board the enemy king is not on (it can arrive with check)
-DEFENDER = (0, 0, 4, 0, 4, -12, 0)  # per piece on its own king's board covering a square next to that king
-THREAT_HANGING = (0, 15, 80, 95, 105, 85, 0)  # penalty per piece attacked on its board and uncovered on the other
-TEMPO = 76  # bonus for the side to move
-
-BB_ALL = (1 << 64) - 1
-BB_FILE_A = 0x0101010101010101
-BB_FILE_H = BB_FILE_A << 7
+PIECE_VALUE: Final = (0, 116, 302, 306, 570, 1200, 0)  # material by ptype: -, P, N, B, R, Q, K
+CENTER_BONUS: Final = (0, 0, 13, 5, 0, -4, 0)  # piece-square: per step nearer the centre, by ptype
+PAWN_RANK_BONUS: Final = (0, 0, -3, -5, 13, 85, 180, 0)  # piece-square: pawn by relative rank (1..8 -> index 0..7)
+KING_MG_BACK_RANK: Final = -6  # king, middlegame: bonus for standing on its first rank
+KING_MG_CENTER: Final = -56  # king, middlegame: per step nearer the centre (it wants cover)
+KING_EG_CENTER: Final = 32  # king, endgame: per step nearer the centre
+PHASE_WEIGHT: Final = (0, 0, 1, 1, 2, 4, 0)  # game phase contribution by ptype; full phase is PHASE_MAX
+PHASE_MAX: Final = 24  # phase of the starting material (middlegame = PHASE_MAX, bare endgame = 0)
+MOB_FREE: Final = (0, 0, 9, 9, 8, 5, 0)  # per destination open on its board with the mirror square empty, by ptype
+MOB_BLOCKED: Final = (0, 0, 9, 6, -5, 0, 0)  # per destination open on its board but blocked by the mirror square
+KS_ZONE_ATTACK: Final = (0, 1, 2, 1, 1, 1, 0)  # danger units per king-neighbour square hit by a piece on the king's board
+KS_CHECK_THREAT: Final = (0, 0, 3, 2, 2, 2, 0)  # danger units per move of a piece on the other board that arrives with check
+KS_ARRIVE: Final = (0, 0, 2, 0, 1, -1, 0)  # danger units per move of a piece on the other board landing next to the king
+KS_NO_FLIGHT: Final = 4  # danger units when the king has no flight square safe on both boards
+KS_ONE_FLIGHT: Final = 2  # danger units when it has exactly one
+KS_ATTACKERS_MIN: Final = 2  # the danger counts in full only from this many enemy attackers; with one, half
+KS_LINEAR: Final = 2  # penalty = units * KS_LINEAR ...
+KS_QUADRATIC: Final = 4  # ... + units * units * KS_QUADRATIC // 4 ...
+KS_MAX: Final = 600  # ... capped at this many centipawns
+OPP_BOARD: Final = (0, 0, 0, 12, -4, 4, 0)  # per piece on the board the enemy king is not on (it can arrive with check)
+DEFENDER: Final = (0, 0, 4, -4, 8, -16, 0)  # per piece on its own king's board covering a square next to that king
+THREAT_HANGING: Final = (0, 15, 80, 90, 90, 85, 0)  # penalty per piece attacked on its board and uncovered on the other
+BISHOP_PAIR: Final = 60  # material: bonus for holding two or more bishops
+TEMPO: Final = 70  # bonus for the side to move
 
 
 def _center(sq: int) -> int:
@@ -82,9 +87,9 @@ def _center(sq: int) -> int:
     return 6 - (abs(2 * f - 7) + abs(2 * r - 7)) // 2
 
 
-def _build_pst() -> list[list[int]]:
-    """PST[code][sq]: white-perspective material + placement (kings excluded: blended by phase)."""
-    pst = [[0] * 64 for _ in range(32)]
+def _build_pst() -> list[int]:
+    """PST[code * 64 + sq]: white-perspective material + placement (kings excluded: blended by phase)."""
+    pst = [0] * (32 * 64)
     for code in range(32):
         t = code & 7
         if t < 1 or t > 5:
@@ -96,20 +101,21 @@ def _build_pst() -> list[list[int]]:
             v = PIECE_VALUE[t] + CENTER_BONUS[t] * _center(sq)
             if t == 1:
                 v += PAWN_RANK_BONUS[rank]
-            pst[code][sq] = sign * v
+            pst[code << 6 | sq] = sign * v
     return pst
 
 
-def _build_king_pst() -> tuple[list[list[int]], list[list[int]]]:
-    """(middlegame, endgame) king tables indexed [colour][sq], from the king's own perspective."""
-    mg = [[0] * 64 for _ in range(2)]
-    eg = [[0] * 64 for _ in range(2)]
+def _build_king_pst(middlegame: bool) -> list[int]:
+    """King table ``[colour * 64 + sq]`` for the middlegame or the endgame, from the king's own view."""
+    table = [0] * 128
     for c in range(2):
         for sq in range(64):
             rank = (sq >> 3) if c else 7 - (sq >> 3)
-            mg[c][sq] = (KING_MG_BACK_RANK if rank == 0 else 0) + KING_MG_CENTER * _center(sq)
-            eg[c][sq] = KING_EG_CENTER * _center(sq)
-    return mg, eg
+            if middlegame:
+                table[c << 6 | sq] = (KING_MG_BACK_RANK if rank == 0 else 0) + KING_MG_CENTER * _center(sq)
+            else:
+                table[c << 6 | sq] = KING_EG_CENTER * _center(sq)
+    return table
 
 
 def _by_code(weights: tuple[int, ...]) -> list[int]:
@@ -117,12 +123,17 @@ def _by_code(weights: tuple[int, ...]) -> list[int]:
     return [(weights[code & 7] if code & 7 < len(weights) else 0) * (1 if code & 8 else -1) for code in range(32)]
 
 
-PST: list[list[int]] = _build_pst()
-KING_MG, KING_EG = _build_king_pst()
-MOB_FREE_BY_CODE = _by_code(MOB_FREE)
-MOB_BLOCKED_BY_CODE = _by_code(MOB_BLOCKED)
-OPP_BOARD_BY_CODE = _by_code(OPP_BOARD)
-DEFENDER_BY_CODE = _by_code(DEFENDER)
+PST: Final[list[int]] = _build_pst()
+KING_MG: Final[list[int]] = _build_king_pst(True)
+KING_EG: Final[list[int]] = _build_king_pst(False)
+MOB_FREE_BY_CODE: Final[list[int]] = _by_code(MOB_FREE)
+MOB_BLOCKED_BY_CODE: Final[list[int]] = _by_code(MOB_BLOCKED)
+OPP_BOARD_BY_CODE: Final[list[int]] = _by_code(OPP_BOARD)
+DEFENDER_BY_CODE: Final[list[int]] = _by_code(DEFENDER)
+KS_ZONE_BY_TYPE: Final[list[int]] = list(KS_ZONE_ATTACK)
+KS_CHECK_BY_TYPE: Final[list[int]] = list(KS_CHECK_THREAT)
+KS_ARRIVE_BY_TYPE: Final[list[int]] = list(KS_ARRIVE)
+HANGING_BY_TYPE: Final[list[int]] = list(THREAT_HANGING)
 
 
 def _ks_penalty(units: int, attackers: int) -> int:
@@ -135,137 +146,181 @@ def _eval(pos: Position) -> tuple[int, int, int, int, int, int, int, int]:
     """White-perspective (material+pst, king placement, mobility, mirror blockage, king danger white,
     king danger black, threats, board placement).
 
-    King danger values are penalties (>= 0) against the named colour.
+    King danger values are penalties (>= 0) against the named colour. Per-colour and per-board
+    values are separate locals rather than small lists, which the compiled build keeps in
+    registers; each side's pieces are one ``_side`` call.
     """
     sq = pos.sq
     bb = pos.bb
-    occ = (bb[10], bb[11])
-    col = (bb[8], bb[9])
-    kings = bb[6]
-    k0 = (kings & col[0]).bit_length() - 1
-    k1 = (kings & col[1]).bit_length() - 1
-    kb = (sq[k0] >> 4, sq[k1] >> 4)
-    zone = (KING_ATTACKS[k0], KING_ATTACKS[k1])
+    occ_a = bb[OCC_A]
+    occ_b = bb[OCC_B]
+    black = bb[OCC_BLACK]
+    white = bb[OCC_WHITE]
+    kings = bb[KING]
+    pawns = bb[PAWN]
+    k0 = bit_length(kings & black) - 1
+    k1 = bit_length(kings & white) - 1
+    kb0 = sq[k0] >> 4
+    kb1 = sq[k1] >> 4
+    zone0 = KING_ATTACKS[k0]
+    zone1 = KING_ATTACKS[k1]
     # Squares from which a piece standing on the king's board would give check, by ptype.
-    chk = (checking_squares(k0, occ[kb[0]], 0), checking_squares(k1, occ[kb[1]], 1))
+    _, _, kn0, dg0, ot0, qu0, _ = checking_squares(k0, occ_b if kb0 else occ_a, 0)
+    _, _, kn1, dg1, ot1, qu1, _ = checking_squares(k1, occ_b if kb1 else occ_a, 1)
 
-    # Attack maps att[colour][board], pawns in bulk.
-    pawns = bb[1]
-    att = [[0, 0], [0, 0]]
-    for b in (0, 1):
-        wp = pawns & col[1] & occ[b]
-        bp = pawns & col[0] & occ[b]
-        att[1][b] = (((wp & ~BB_FILE_H) << 9) | ((wp & ~BB_FILE_A) << 7)) & BB_ALL
-        att[0][b] = ((bp & ~BB_FILE_A) >> 9) | ((bp & ~BB_FILE_H) >> 7)
+    # Attack maps by colour and board (att_w_a: white's on board A ...), pawns in bulk.
+    wp = pawns & white
+    bp = pawns & black
+    # A pawn attacks on its own board: split the bulk maps by the boards of the pawns.
+    wpa_b = ((((wp & occ_b & ~BB_FILE_H) << 9) | ((wp & occ_b & ~BB_FILE_A) << 7)) & BB_ALL)
+    bpa_b = ((bp & occ_b & ~BB_FILE_A) >> 9) | ((bp & occ_b & ~BB_FILE_H) >> 7)
+    wpa_a = ((((wp & occ_a & ~BB_FILE_H) << 9) | ((wp & occ_a & ~BB_FILE_A) << 7)) & BB_ALL)
+    bpa_a = ((bp & occ_a & ~BB_FILE_A) >> 9) | ((bp & occ_a & ~BB_FILE_H) >> 7)
 
-    pst = PST
     material = 0
     pcs = pawns
     while pcs:
         lsb = pcs & -pcs
         pcs ^= lsb
-        s = lsb.bit_length() - 1
-        material += pst[sq[s]][s]
+        s = bit_length(lsb) - 1
+        material += PST[sq[s] << 6 | s]
     phase = (
-        PHASE_WEIGHT[2] * bb[2].bit_count()
-        + PHASE_WEIGHT[3] * bb[3].bit_count()
-        + PHASE_WEIGHT[4] * bb[4].bit_count()
-        + PHASE_WEIGHT[5] * bb[5].bit_count()
+        PHASE_WEIGHT[KNIGHT] * popcount(bb[KNIGHT])
+        + PHASE_WEIGHT[BISHOP] * popcount(bb[BISHOP])
+        + PHASE_WEIGHT[ROOK] * popcount(bb[ROOK])
+        + PHASE_WEIGHT[QUEEN] * popcount(bb[QUEEN])
     )
+    # Each side's pieces: (material, mobility, blockage, placement, danger units it causes the
+    # enemy king, how many of its pieces cause them, its attacks on A, its attacks on B).
+    mat_w, mob_w, blk_w, rel_w, units0, attackers0, aw_a, aw_b = _side(
+        sq, white & ~(kings | pawns), white, occ_a, occ_b, kb0, zone0, kb1, zone1, kn0, dg0, ot0, qu0
+    )
+    mat_b, mob_b, blk_b, rel_b, units1, attackers1, ab_a, ab_b = _side(
+        sq, black & ~(kings | pawns), black, occ_a, occ_b, kb1, zone1, kb0, zone0, kn1, dg1, ot1, qu1
+    )
+    material += mat_w + mat_b
+    if popcount(bb[BISHOP] & white) >= 2:
+        material += BISHOP_PAIR
+    if popcount(bb[BISHOP] & black) >= 2:
+        material -= BISHOP_PAIR
+    mob = mob_w + mob_b
+    blk = blk_w + blk_b
+    rel = rel_w + rel_b
+    att_w_a = wpa_a | aw_a
+    att_w_b = wpa_b | aw_b
+    att_b_a = bpa_a | ab_a
+    att_b_b = bpa_b | ab_b
+
+    # The kings attack their neighbourhood on their own board.
+    if kb0:
+        att_b_b |= zone0
+    else:
+        att_b_a |= zone0
+    if kb1:
+        att_w_b |= zone1
+    else:
+        att_w_a |= zone1
+    phase = min(phase, PHASE_MAX)
+    kw = (KING_MG[64 | k1] * phase + KING_EG[64 | k1] * (PHASE_MAX - phase)) // PHASE_MAX
+    kbl = (KING_MG[k0] * phase + KING_EG[k0] * (PHASE_MAX - phase)) // PHASE_MAX
+    king = kw - kbl
+    # Flight squares: empty on the other board, not our piece here, attacked on neither board.
+    own0 = occ_b if kb0 else occ_a
+    flights0 = zone0 & ~(occ_a if kb0 else occ_b) & ~(black & own0) & ~att_w_a & ~att_w_b
+    own1 = occ_b if kb1 else occ_a
+    flights1 = zone1 & ~(occ_a if kb1 else occ_b) & ~(white & own1) & ~att_b_a & ~att_b_b
+    danger0 = _ks_penalty(units0 + _flight_units(flights0), attackers0) * phase // PHASE_MAX
+    danger1 = _ks_penalty(units1 + _flight_units(flights1), attackers1) * phase // PHASE_MAX
+    # Hanging pieces: attacked on their board and not covered on the other board, where a
+    # capturer would land (a recapture in Alice happens across the looking-glass).
+    threats = (
+        _hanging(sq, white & occ_a & att_b_a & ~att_w_b & ~kings)
+        + _hanging(sq, white & occ_b & att_b_b & ~att_w_a & ~kings)
+        - _hanging(sq, black & occ_a & att_w_a & ~att_b_b & ~kings)
+        - _hanging(sq, black & occ_b & att_w_b & ~att_b_a & ~kings)
+    )
+    return material, king, mob, blk, danger1, danger0, -threats, rel
+
+
+def _side(
+    sq: list[int],
+    pieces: Bitboard,
+    mine: Bitboard,
+    occ_a: Bitboard,
+    occ_b: Bitboard,
+    kbe: int,
+    zone_e: Bitboard,
+    kbo: int,
+    zone_o: Bitboard,
+    kn: Bitboard,
+    dg: Bitboard,
+    ot: Bitboard,
+    qu: Bitboard,
+) -> tuple[int, int, int, int, int, int, Bitboard, Bitboard]:
+    """One side's knights, bishops, rooks and queens (``pieces``): see ``_eval``. ``kbe``/``zone_e``
+    are the enemy king's board and neighbourhood, ``kbo``/``zone_o`` its own king's, and
+    ``kn``..``qu`` the squares from which each piece type checks the enemy king."""
+    material = 0
     mob = 0
     blk = 0
     rel = 0
-    units = [0, 0]  # danger units against each colour's king
-    attackers = [0, 0]
-    mob_free = MOB_FREE_BY_CODE
-    mob_blocked = MOB_BLOCKED_BY_CODE
-    opp_board = OPP_BOARD_BY_CODE
-    defender = DEFENDER_BY_CODE
-    ks_zone = KS_ZONE_ATTACK
-    ks_check = KS_CHECK_THREAT
-    ks_arrive = KS_ARRIVE
-    knight_attacks = KNIGHT_ATTACKS
-    diag_attacks = DIAG_ATTACKS
-    diag_masks = DIAG_MASKS
-    rank_attacks = RANK_ATTACKS
-    rank_masks = RANK_MASKS
-    file_attacks = FILE_ATTACKS
-    file_masks = FILE_MASKS
-    pieces = (col[0] | col[1]) & ~(kings | pawns)
+    units = 0
+    attackers = 0
+    att_a: Bitboard = 0
+    att_b: Bitboard = 0
+    chk: Bitboard
     while pieces:
-        lsb = pieces & -pieces
-        pieces ^= lsb
-        s = lsb.bit_length() - 1
+        s = bit_length(pieces & -pieces) - 1
+        pieces &= pieces - 1
         p = sq[s]
-        material += pst[p][s]
+        material += PST[p << 6 | s]
         t = p & 7
         b = p >> 4
-        o = occ[b]
-        if t == 2:
-            a = knight_attacks[s]
-        elif t == 3:
-            a = diag_attacks[s][diag_masks[s] & o]
-        elif t == 4:
-            a = rank_attacks[s][rank_masks[s] & o] | file_attacks[s][file_masks[s] & o]
+        o = occ_b if b else occ_a
+        other = occ_a if b else occ_b
+        a = piece_attacks(p, s, o)
+        if b:
+            att_b |= a
         else:
-            a = (
-                diag_attacks[s][diag_masks[s] & o]
-                | rank_attacks[s][rank_masks[s] & o]
-                | file_attacks[s][file_masks[s] & o]
-            )
-        c = (p >> 3) & 1
-        att[c][b] |= a
-        d = a & ~(col[c] & o)
-        other = occ[b ^ 1]
+            att_a |= a
+        d = a & ~(mine & o)
         free = d & ~other
-        mob += mob_free[p] * free.bit_count()
-        blk += mob_blocked[p] * (d & other).bit_count()
-        e = c ^ 1
-        if b == kb[e]:
-            n = (a & zone[e]).bit_count()
+        mob += MOB_FREE_BY_CODE[p] * popcount(free)
+        blk += MOB_BLOCKED_BY_CODE[p] * popcount(d & other)
+        if b == kbe:
+            n = popcount(a & zone_e)
             if n:
-                units[e] += ks_zone[t] * n
-                attackers[e] += 1
+                units += KS_ZONE_BY_TYPE[t] * n
+                attackers += 1
         else:
-            rel += opp_board[p]
-            n = ks_check[t] * (free & chk[e][t]).bit_count() + ks_arrive[t] * (free & zone[e]).bit_count()
+            rel += OPP_BOARD_BY_CODE[p]
+            chk = kn if t == KNIGHT else dg if t == BISHOP else ot if t == ROOK else qu
+            n = KS_CHECK_BY_TYPE[t] * popcount(free & chk) + KS_ARRIVE_BY_TYPE[t] * popcount(free & zone_e)
             if n:
-                units[e] += n
-                attackers[e] += 1
-        if b == kb[c] and a & zone[c]:
-            rel += defender[p]
+                units += n
+                attackers += 1
+        if b == kbo and a & zone_o:
+            rel += DEFENDER_BY_CODE[p]
+    return material, mob, blk, rel, units, attackers, att_a, att_b
 
-    att[0][kb[0]] |= zone[0]
-    att[1][kb[1]] |= zone[1]
-    phase = min(phase, PHASE_MAX)
-    kw = (KING_MG[1][k1] * phase + KING_EG[1][k1] * (PHASE_MAX - phase)) // PHASE_MAX
-    kbl = (KING_MG[0][k0] * phase + KING_EG[0][k0] * (PHASE_MAX - phase)) // PHASE_MAX
-    king = kw - kbl
-    danger = [0, 0]
-    for c in (0, 1):
-        e = c ^ 1
-        ob = kb[c]
-        y = occ[ob ^ 1]
-        flights = zone[c] & ~y & ~(col[c] & occ[ob]) & ~att[e][ob] & ~att[e][ob ^ 1]
-        u = units[c]
-        if not flights:
-            u += KS_NO_FLIGHT
-        elif not flights & (flights - 1):
-            u += KS_ONE_FLIGHT
-        danger[c] = _ks_penalty(u, attackers[c]) * phase // PHASE_MAX
-    # Hanging pieces: attacked on their board and not covered on the other board, where a
-    # capturer would land (a recapture in Alice happens across the looking-glass).
-    threats = 0
-    for c in (0, 1):
-        e = c ^ 1
-        for b in (0, 1):
-            hanging = col[c] & occ[b] & att[e][b] & ~att[c][b ^ 1] & ~kings
-            while hanging:
-                lsb = hanging & -hanging
-                hanging ^= lsb
-                v = THREAT_HANGING[sq[lsb.bit_length() - 1] & 7]
-                threats += -v if c else v
-    return material, king, mob, blk, danger[1], danger[0], threats, rel
+
+def _flight_units(flights: Bitboard) -> int:
+    """Danger units for a king with no flight square (``KS_NO_FLIGHT``) or only one."""
+    if not flights:
+        return KS_NO_FLIGHT
+    if not flights & (flights - 1):
+        return KS_ONE_FLIGHT
+    return 0
+
+
+def _hanging(sq: list[int], hanging: Bitboard) -> int:
+    """The hanging-piece penalty of the pieces in ``hanging``."""
+    total = 0
+    while hanging:
+        lsb = hanging & -hanging
+        hanging ^= lsb
+        total += HANGING_BY_TYPE[sq[bit_length(lsb) - 1] & 7]
+    return total
 
 
 def evaluate(pos: Position) -> int:

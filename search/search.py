@@ -13,8 +13,8 @@ Scores are centipawns from the side to move; a mate in ``n`` plies scores
 ``MATE - n`` (``-(MATE - n)`` when being mated). Draws (stalemate, fifty moves,
 repetition -- with the board of every piece in the key --, bare kings) score 0.
 
-The feature switches (``use_null`` ...) exist for A/B matches; the defaults are
-the configuration that measured best (see the tunables block).
+Every tunable, the feature switches (``USE_*``) included, is a named constant in the
+tunables block; A/B matches compare git revisions (``scripts/selfplay.py``).
 """
 
 from __future__ import annotations
@@ -23,10 +23,13 @@ import threading
 import time
 from array import array
 from collections.abc import Callable
+from typing import Final
 
-from engine.movegen import checking_squares
+from engine.bits import Bitboard, bit_length
+from engine.movegen import attackers, checking_squares
 from engine.position import Position
 from engine.tables import (
+    BB_SQUARES,
     BISHOP,
     DIAG_ATTACKS,
     DIAG_MASKS,
@@ -34,6 +37,7 @@ from engine.tables import (
     FILE_MASKS,
     KING,
     OCC_A,
+    OCC_B,
     OCC_BLACK,
     PAWN,
     QUEEN,
@@ -44,7 +48,7 @@ from engine.tables import (
 )
 from search.evaluate import evaluate
 from search.limits import Iteration, Limits, PonderHit, Result
-from search.timeman import budget
+from search.timeman import SCALE_MIN_DEPTH, budget, soft_scale
 from search.tt import (
     BOUND_EXACT,
     BOUND_LOWER,
@@ -57,50 +61,62 @@ from search.tt import (
 )
 
 # ---------------------------------------------------------------- tunables
-INF = 32000  # larger than any score
-DRAW = 0  # score of a draw (repetition, fifty moves, stalemate, bare kings)
-MAX_PLY = 100  # hard limit on the search stack
-MAX_DEPTH = 64  # deepest iteration
-CHECK_EVERY = 128  # nodes between clock / stop-event checks (a few ms at Python speed)
-ASPIRATION_MIN_DEPTH = 4  # first iteration that uses an aspiration window
-ASPIRATION_WINDOW = 30  # initial half-width of the aspiration window (cp); doubles on each fail
-ASPIRATION_GIVE_UP = 800  # beyond this half-width the window opens fully
-NULL_MIN_DEPTH = 2  # null-move pruning from this depth on
-NULL_REDUCTION = 2  # base null-move depth reduction ...
-NULL_REDUCTION_DIVISOR = 4  # ... plus one ply per this many plies of depth
-RFP_MAX_DEPTH = 5  # reverse futility pruning up to this depth ...
-RFP_MARGIN = 100  # ... when static eval exceeds beta by this much per ply
-FUTILITY_MAX_DEPTH = 3  # futility pruning of quiet moves up to this depth ...
-FUTILITY_MARGIN = 120  # ... when static eval + this much per ply cannot reach alpha
-LMP_MOVES = (0, 5, 9, 14)  # late move pruning: at depth d (< 4), quiet moves after this many are skipped
-LMR_MIN_DEPTH = 3  # late move reductions from this depth on ...
-LMR_MIN_MOVES = 3  # ... after this many moves searched at full depth
-LMR_MORE_AFTER = 8  # one more ply of reduction from this move number on
-LMR_DEEP = 6  # one more ply of reduction from this depth on
-CHECK_EXTENSION = 1  # plies added when the side to move is in check
-QS_CHECKS = True  # first quiescence ply also tries quiet moves that give direct check
-BAD_CAPTURE_ORDER = True  # order captures of a cheaper piece on a square retaken on the landing board last
-QS_TT = True  # quiescence probes and stores the transposition table (depth 0)
-QS_BAD_CAPTURES = True  # quiescence skips taking a cheaper piece where the capturer can be retaken
-DELTA_MARGIN = 200  # quiescence: skip captures that cannot lift alpha even with this margin
-HISTORY_MAX = 1 << 14  # with the malus, history scores stay within +-this (gravity)
-HISTORY_HALVE_AT = 1 << 20  # without the malus, history scores are halved when one reaches this
-HISTORY_BONUS_MAX = 400  # cap of the depth * depth history bonus
-TT_MOVE_SCORE = 1 << 30  # ordering: the hash move first
-CAPTURE_BASE = 1 << 24  # ordering: captures and promotions above killers and quiet moves
-KILLER_SCORE = 1 << 22  # ordering: killer moves above other quiet moves
-COUNTER_SCORE = (1 << 22) - 1  # ordering: the countermove just below the killers
-BAD_CAPTURE_BASE = -(1 << 24)  # ordering: captures that lose the capturer go after the quiet moves
-ORDER_VALUE = (0, 1, 3, 3, 5, 9, 20)  # MVV-LVA piece values by ptype
-QS_VALUE = (0, 100, 320, 330, 500, 950, 0)  # quiescence delta pruning: what a capture can win, by ptype
-EVAL_CACHE_BITS = 16  # static evaluations remembered (2**bits slots, 16 bytes each)
+INF: Final = 32000  # larger than any score
+DRAW: Final = 0  # score of a draw (repetition, fifty moves, stalemate, bare kings)
+MAX_PLY: Final = 100  # hard limit on the search stack
+MAX_DEPTH: Final = 64  # deepest iteration
+CHECK_EVERY: Final = 128  # nodes between clock / stop-event checks (a few ms at Python speed)
+ASPIRATION_MIN_DEPTH: Final = 4  # first iteration that uses an aspiration window
+ASPIRATION_WINDOW: Final = 30  # initial half-width of the aspiration window (cp); doubles on each fail
+ASPIRATION_GIVE_UP: Final = 800  # beyond this half-width the window opens fully
+NULL_MIN_DEPTH: Final = 2  # null-move pruning from this depth on
+NULL_REDUCTION: Final = 2  # base null-move depth reduction ...
+NULL_REDUCTION_DIVISOR: Final = 4  # ... plus one ply per this many plies of depth
+RFP_MAX_DEPTH: Final = 5  # reverse futility pruning up to this depth ...
+RFP_MARGIN: Final = 100  # ... when static eval exceeds beta by this much per ply
+FUTILITY_MAX_DEPTH: Final = 3  # futility pruning of quiet moves up to this depth ...
+FUTILITY_MARGIN: Final = 120  # ... when static eval + this much per ply cannot reach alpha
+LMP_MOVES: Final = (0, 5, 9, 14)  # late move pruning: at depth d (< 4), quiet moves after this many are skipped
+LMR_MIN_DEPTH: Final = 3  # late move reductions from this depth on ...
+LMR_MIN_MOVES: Final = 3  # ... after this many moves searched at full depth
+LMR_MORE_AFTER: Final = 8  # one more ply of reduction from this move number on
+LMR_DEEP: Final = 6  # one more ply of reduction from this depth on
+CHECK_EXTENSION: Final = 1  # plies added when the side to move is in check
+# Switches are 1/0, not True/False: mypyc 2.4 folds the constants True and 1 into one.
+USE_NULL: Final = 1  # null-move pruning
+USE_LMR: Final = 1  # late move reductions
+USE_RFP: Final = 1  # reverse futility pruning
+USE_FUTILITY: Final = 1  # futility pruning of quiet moves
+USE_LMP: Final = 1  # late move pruning
+USE_CHECK_EXTENSION: Final = 1  # extend when in check
+USE_ASPIRATION: Final = 1  # aspiration windows from ASPIRATION_MIN_DEPTH on
+USE_HISTORY_MALUS: Final = 0  # quiet moves tried before a cutoff lose history (measured +24 at nodes, off)
+USE_COUNTERMOVE: Final = 0  # order the countermove after the killers (measured +38 at nodes, off)
+QS_CHECKS: Final = 1  # first quiescence ply also tries quiet moves that give direct check
+BAD_CAPTURE_ORDER: Final = 1  # order captures of a cheaper piece on a square retaken on the landing board last
+QS_TT: Final = 1  # quiescence probes and stores the transposition table (depth 0)
+QS_BAD_CAPTURES: Final = 1  # quiescence skips taking a cheaper piece where the capturer can be retaken
+DELTA_MARGIN: Final = 200  # quiescence: skip captures that cannot lift alpha even with this margin
+HISTORY_MAX: Final = 1 << 14  # with the malus, history scores stay within +-this (gravity)
+HISTORY_HALVE_AT: Final = 1 << 20  # without the malus, history scores are halved when one reaches this
+HISTORY_BONUS_MAX: Final = 400  # cap of the depth * depth history bonus
+TT_MOVE_SCORE: Final = 1 << 30  # ordering: the hash move first
+CAPTURE_BASE: Final = 1 << 24  # ordering: captures and promotions above killers and quiet moves
+KILLER_SCORE: Final = 1 << 22  # ordering: killer moves above other quiet moves
+COUNTER_SCORE: Final = (1 << 22) - 1  # ordering: the countermove just below the killers
+BAD_CAPTURE_BASE: Final = -(1 << 24)  # ordering: captures that lose the capturer go after the quiet moves
+ORDER_VALUE: Final = (0, 1, 3, 3, 5, 9, 20)  # MVV-LVA piece values by ptype
+QS_VALUE: Final = (0, 100, 320, 330, 500, 950, 0)  # quiescence delta pruning: what a capture can win, by ptype
+EVAL_CACHE_BITS: Final = 16  # static evaluations remembered (2**bits slots, 16 bytes each)
 
 
 class SearchStopped(Exception):
     """Raised inside the tree when the clock, node limit or stop event ends the search."""
 
 
-CheckInfo = tuple[int, tuple[int, ...], int, int, int, int]
+# (enemy king's board, checking squares by ptype, king square, its board's occupancy,
+#  our diagonal sliders there, our orthogonal sliders there)
+CheckInfo = tuple[int, list[Bitboard], int, Bitboard, Bitboard, Bitboard]
 
 
 def check_info(pos: Position) -> CheckInfo:
@@ -110,13 +126,14 @@ def check_info(pos: Position) -> CheckInfo:
     bb = pos.bb
     us = pos.turn
     them = us ^ 1
-    k = (bb[KING] & bb[OCC_BLACK | them]).bit_length() - 1
+    k = bit_length(bb[KING] & bb[OCC_BLACK | them]) - 1
     kb = pos.sq[k] >> 4
     o = bb[OCC_A | kb]
     mine = bb[OCC_BLACK | us] & o
+    _, pw, kn, dg, ot, qu, _ = checking_squares(k, o, them)
     return (
         kb,
-        checking_squares(k, o, them),
+        [0, pw, kn, dg, ot, qu, 0],
         k,
         o,
         mine & (bb[BISHOP] | bb[QUEEN]),
@@ -140,8 +157,8 @@ def gives_check(pos: Position, m: Move, info: CheckInfo) -> bool:
         return pos.gives_check(m)
     if p >> 4 != kb:
         return bool(chk[(m >> 12) or (p & 7)] >> d & 1)
-    fb = 1 << s
-    o2 = (o ^ fb) & ~(1 << d)  # a capture on this board removes the captured piece too
+    fb = BB_SQUARES[s]
+    o2 = (o ^ fb) & ~(BB_SQUARES[d])  # a capture on this board removes the captured piece too
     if DIAG_ATTACKS[k][DIAG_MASKS[k] & o2] & bq & ~fb:
         return True
     return bool((RANK_ATTACKS[k][RANK_MASKS[k] & o2] | FILE_ATTACKS[k][FILE_MASKS[k] & o2]) & rq & ~fb)
@@ -170,20 +187,8 @@ class Searcher:
         self._budget: tuple[int, int] | None = None
         self._last_null = -1  # stack index of the innermost null move on the current path
         self._root_best: Move = 0  # best move found so far in the running iteration
-        # Feature switches (for A/B matches).
-        self.use_null = True
-        self.use_lmr = True
-        self.use_rfp = True
-        self.use_futility = True
-        self.use_lmp = True
-        self.use_history_malus = False
-        self.use_countermove = False
-        self.use_check_extension = True
-        self.use_aspiration = True
-        self.use_qs_checks = QS_CHECKS
-        self.use_qs_tt = QS_TT
-        self.use_bad_capture_order = BAD_CAPTURE_ORDER
-        self.use_qs_bad_captures = QS_BAD_CAPTURES
+        self._root_nodes_best = 0  # nodes spent under the best root move in the last root search
+        self._root_nodes_all = 0  # nodes of that root search
         self.evaluate: Callable[[Position], int] = evaluate
 
     # ------------------------------------------------------------ management
@@ -276,9 +281,21 @@ class Searcher:
         if limits.depth:
             max_depth = max(1, min(MAX_DEPTH, limits.depth))
         multipv = max(1, min(limits.multipv, len(root_moves)))
+        if limits.mate:  # the exact mate search first; the normal search gives the line if it fails
+            from search.mate import FALLBACK_DEPTH, MateSearch  # here: search.mate imports this module
+
+            proof = MateSearch(self).run(pos, root_moves, limits.mate, on_iteration)
+            if proof is not None:
+                self._wait_if_required(limits)
+                return proof
+            if self._budget is None and not (limits.depth or limits.nodes or limits.infinite):
+                max_depth = FALLBACK_DEPTH
         prev_score = 0
+        stable = 0  # iterations the best move has held
         try:
             for depth in range(1, max_depth + 1):
+                last_best = best
+                last_score = prev_score
                 excluded: list[Move] = []
                 for pv_idx in range(multipv):
                     candidates = [m for m in root_moves if m not in excluded]
@@ -298,8 +315,14 @@ class Searcher:
                     self._apply_ponderhit()
                 if limits.mate and prev_score >= MATE_BOUND and (MATE - prev_score + 1) // 2 <= limits.mate:
                     break
-                if self._soft_ms is not None and self.elapsed_ms() >= self._soft_ms:
-                    break
+                stable = stable + 1 if best == last_best else 0
+                if self._soft_ms is not None:
+                    soft = float(self._soft_ms)
+                    if depth >= SCALE_MIN_DEPTH:
+                        share = self._root_nodes_best / max(1, self._root_nodes_all)
+                        soft *= soft_scale(stable, last_score - prev_score, share)
+                    if self.elapsed_ms() >= min(soft, float(self._hard_ms or soft)):
+                        break
                 if len(root_moves) == 1 and self._soft_ms is not None and depth >= 2:
                     break  # forced move: do not spend the clock
                 if prev_score >= MATE_BOUND and MATE - prev_score < depth and self._soft_ms is not None:
@@ -379,7 +402,7 @@ class Searcher:
     # ------------------------------------------------------------ root
     def _aspiration(self, pos: Position, moves: list[Move], depth: int, guess: int | None) -> tuple[int, Move]:
         """Root search with an aspiration window around ``guess`` (full window if None)."""
-        if guess is None or not self.use_aspiration or depth < ASPIRATION_MIN_DEPTH or abs(guess) >= MATE_BOUND:
+        if guess is None or not USE_ASPIRATION or depth < ASPIRATION_MIN_DEPTH or abs(guess) >= MATE_BOUND:
             return self._root(pos, moves, depth, -INF, INF)
         delta = ASPIRATION_WINDOW
         alpha = max(-INF, guess - delta)
@@ -407,7 +430,10 @@ class Searcher:
         best_score = -INF
         best_move = moves[0]
         orig_alpha = alpha
+        start_nodes = self.nodes
+        best_nodes = 0
         for i, m in enumerate(moves):
+            before = self.nodes
             pos.push(m)
             if i == 0:
                 score = -self._negamax(pos, depth - 1, -beta, -alpha, 1, True, True)
@@ -419,11 +445,14 @@ class Searcher:
             if score > best_score:
                 best_score = score
                 best_move = m
+                best_nodes = self.nodes - before
                 if score > alpha:
                     alpha = score
                     self._root_best = m
                     if score >= beta:
                         break
+        self._root_nodes_best = best_nodes
+        self._root_nodes_all = self.nodes - start_nodes
         bound = BOUND_LOWER if best_score >= beta else (BOUND_EXACT if best_score > orig_alpha else BOUND_UPPER)
         self.tt.store(pos.key, best_move, score_to_tt(best_score, 0), depth, bound)
         return best_score, best_move
@@ -479,13 +508,14 @@ class Searcher:
         hist = self.history[pos.turn]
         k = self.killers[ply]
         k0, k1 = k[0], k[1]
-        see = self.use_bad_capture_order
-        counter = self.countermoves[pos.stack[-1][0] & 4095] if self.use_countermove and pos.stack else -1
+        see = BAD_CAPTURE_ORDER
+        counter = self.countermoves[pos.stack[-1][0] & 4095] if USE_COUNTERMOVE and pos.stack else -1
         them = pos.turn ^ 1
-        scored = []
+        bb = pos.bb
+        scored: list[int] = []  # score << 16 | move: sorting the ints sorts by score, then move
         for m in moves:
             if m == tt_move:
-                scored.append((TT_MOVE_SCORE, m))
+                scored.append(TT_MOVE_SCORE << 16 | m)
                 continue
             d = (m >> 6) & 63
             victim = sq[d]
@@ -494,7 +524,7 @@ class Searcher:
                 vv = ORDER_VALUE[victim & 7]
                 av = ORDER_VALUE[p & 7]
                 s = vv * 16 - av + (m >> 12) * 64
-                if see and vv < av and not m >> 12 and pos.attackers_mask(them, d, (p >> 4) ^ 1):
+                if see and vv < av and not m >> 12 and attackers(bb, them, d, bb[OCC_B - (p >> 4)]):
                     s += BAD_CAPTURE_BASE  # the capturer is lost on the landing board
                 else:
                     s += CAPTURE_BASE
@@ -506,9 +536,9 @@ class Searcher:
                 s = COUNTER_SCORE
             else:
                 s = hist[m & 4095]
-            scored.append((s, m))
+            scored.append(s << 16 | m)
         scored.sort(reverse=True)
-        return [m for _, m in scored]
+        return [x & 0xFFFF for x in scored]
 
     @staticmethod
     def _has_pieces(pos: Position) -> bool:
@@ -536,7 +566,7 @@ class Searcher:
         if alpha >= beta:
             return alpha
         in_check = pos.in_check()
-        if in_check and self.use_check_extension:
+        if in_check and USE_CHECK_EXTENSION:
             depth += CHECK_EXTENSION
         if depth <= 0 or ply >= MAX_PLY:
             return self._qsearch(pos, alpha, beta, ply, 0)
@@ -559,10 +589,10 @@ class Searcher:
         if not in_check:
             static = self._static(pos)
             if not is_pv:
-                if self.use_rfp and depth <= RFP_MAX_DEPTH and static - RFP_MARGIN * depth >= beta and beta > -MATE_BOUND:
+                if USE_RFP and depth <= RFP_MAX_DEPTH and static - RFP_MARGIN * depth >= beta and beta > -MATE_BOUND:
                     return static
                 if (
-                    self.use_null
+                    USE_NULL
                     and can_null
                     and depth >= NULL_MIN_DEPTH
                     and static >= beta
@@ -587,7 +617,7 @@ class Searcher:
         moves = self._order(pos, moves, tt_move, ply)
 
         futile = (
-            self.use_futility
+            bool(USE_FUTILITY)
             and not is_pv
             and not in_check
             and depth <= FUTILITY_MAX_DEPTH
@@ -599,7 +629,7 @@ class Searcher:
         best_move = 0
         sq = pos.sq
         searched = 0
-        lmp_limit = LMP_MOVES[depth] if self.use_lmp and not is_pv and not in_check and depth < len(LMP_MOVES) else 999
+        lmp_limit = LMP_MOVES[depth] if USE_LMP and not is_pv and not in_check and depth < len(LMP_MOVES) else 999
         quiets: list[Move] = []
         cinfo: CheckInfo | None = None
         for m in moves:
@@ -615,7 +645,7 @@ class Searcher:
             else:
                 reduction = 0
                 if (
-                    self.use_lmr
+                    USE_LMR
                     and depth >= LMR_MIN_DEPTH
                     and searched >= LMR_MIN_MOVES
                     and quiet
@@ -658,7 +688,7 @@ class Searcher:
         if pos.stack:
             self.countermoves[pos.stack[-1][0] & 4095] = m
         h = self.history[pos.turn]
-        if self.use_history_malus:
+        if USE_HISTORY_MALUS:
             bonus = min(depth * depth, HISTORY_BONUS_MAX)
             i = m & 4095
             h[i] += bonus - h[i] * bonus // HISTORY_MAX
@@ -684,7 +714,7 @@ class Searcher:
         if self.nodes >= self._next_check:
             self._check()
         self.seldepth = max(self.seldepth, ply)
-        use_tt = self.use_qs_tt
+        use_tt = QS_TT
         if use_tt:
             entry = self.tt.probe(pos.key)
             if entry is not None:
@@ -714,40 +744,42 @@ class Searcher:
                 return stand
             alpha = max(alpha, stand)
             best = stand
-            if qply == 0 and self.use_qs_checks:
+            if qply == 0 and QS_CHECKS:
                 moves = self._captures_and_checks(pos)
             else:
                 moves = pos.captures()
             if not moves:
                 return stand
         sq = pos.sq
-        scored = []
+        scored: list[int] = []  # score << 16 | move, as in _order
         if in_check:
             for m in moves:
                 victim = sq[(m >> 6) & 63]
-                scored.append((ORDER_VALUE[victim & 7] * 16 - ORDER_VALUE[sq[m & 63] & 7] + (m >> 12) * 64, m))
+                scored.append((ORDER_VALUE[victim & 7] * 16 - ORDER_VALUE[sq[m & 63] & 7] + (m >> 12) * 64) << 16 | m)
         else:
             # Delta pruning: a capture that cannot lift alpha even with a margin is skipped.
             hopeless = alpha - best - DELTA_MARGIN
-            prune_bad = self.use_qs_bad_captures
+            prune_bad = QS_BAD_CAPTURES
             them = pos.turn ^ 1
+            bb = pos.bb
             for m in moves:
                 d = (m >> 6) & 63
                 victim = sq[d]
                 if m >> 12:
-                    scored.append(((m >> 12) * 64 + ORDER_VALUE[victim & 7] * 16, m))
+                    scored.append(((m >> 12) * 64 + ORDER_VALUE[victim & 7] * 16) << 16 | m)
                     continue
                 vv = ORDER_VALUE[victim & 7]
                 if QS_VALUE[victim & 7] < hopeless:
                     continue
                 p = sq[m & 63]
                 av = ORDER_VALUE[p & 7]
-                if prune_bad and vv < av and pos.attackers_mask(them, d, (p >> 4) ^ 1):
+                if prune_bad and vv < av and attackers(bb, them, d, bb[OCC_B - (p >> 4)]):
                     continue
-                scored.append((vv * 16 - av, m))
+                scored.append((vv * 16 - av) << 16 | m)
         scored.sort(reverse=True)
         best_move = 0
-        for _, m in scored:
+        for x in scored:
+            m = x & 0xFFFF
             pos.push(m)
             score = -self._qsearch(pos, -beta, -alpha, ply + 1, qply + 1)
             pos.pop()

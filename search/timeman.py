@@ -30,6 +30,12 @@ INCREMENT_SHARE = 0.8  # share of the increment spent on this move
 MIN_THINK_MS = 5  # never plan less than this (the first legal move is always available)
 LAST_MOVE_SHARE = 0.5  # with movestogo 1, share of the clock this move may use
 SAFETY_MS = 10  # kept back on top of move_overhead for scheduling jitter
+STABLE_SCALE = (1.5, 1.25, 1.1, 1.0, 0.9, 0.8)  # soft-limit factor by iterations the best move has held (last: more)
+DROP_PER_CP = 0.006  # soft-limit factor grows by this per centipawn the score fell since the last iteration ...
+DROP_MAX = 0.8  # ... by at most this much
+SHARE_DOMINANT = 0.9  # when the best move took this share of the iteration's nodes ...
+SHARE_FACTOR = 0.7  # ... the soft limit shrinks by this factor (one move dominates)
+SCALE_MIN_DEPTH = 5  # the scaling applies from this iteration on (earlier ones are noise)
 
 
 def budget(limits: Limits, white_to_move: bool) -> tuple[int, int] | None:
@@ -60,3 +66,21 @@ def budget(limits: Limits, white_to_move: bool) -> tuple[int, int] | None:
     soft_ms = max(MIN_THINK_MS, int(soft))
     hard_ms = max(soft_ms, int(hard))
     return soft_ms, hard_ms
+
+
+def soft_scale(stable: int, drop: int, best_share: float) -> float:
+    """Factor for the soft limit after an iteration: more time when the best move just changed
+    (``stable`` = iterations it has held) or the score fell by ``drop`` centipawns, less when the
+    best move took ``best_share`` (0..1) of the iteration's nodes.
+
+    >>> soft_scale(0, 0, 0.5) > soft_scale(5, 0, 0.5)
+    True
+    >>> soft_scale(3, 100, 0.5) > soft_scale(3, 0, 0.5) > soft_scale(3, 0, 0.95)
+    True
+    """
+    factor = STABLE_SCALE[min(stable, len(STABLE_SCALE) - 1)]
+    if drop > 0:
+        factor *= 1.0 + min(DROP_MAX, drop * DROP_PER_CP)
+    if best_share >= SHARE_DOMINANT:
+        factor *= SHARE_FACTOR
+    return factor

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from array import array
 
+from mypy_extensions import mypyc_attr
+
 # ---------------------------------------------------------------- tunables
 BYTES_PER_ENTRY = 16  # 8-byte key + 8-byte packed data, two typed arrays
 REPLACE_DEPTH_MARGIN = 2  # an older-or-equal-generation entry yields to one at least this much shallower
@@ -61,6 +63,7 @@ def score_from_tt(score: int, ply: int) -> int:
     return score
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests stand in a table whose every key collides
 class TranspositionTable:
     """Bounded hash table keyed by ``Position.key`` (see the module docstring)."""
 
@@ -79,15 +82,13 @@ class TranspositionTable:
         """Reallocate to exactly ``slots`` entries (tests use tiny tables to force clashes)."""
         slots = max(1, slots)
         self.slots = slots
-        self.keys = array("Q", bytes(8 * slots))
-        self.data = array("Q", bytes(8 * slots))
+        self.keys = array("Q", [0]) * slots  # repeating one zero fills faster than copying zero bytes
+        self.data = array("Q", [0]) * slots
         self.generation = 0
 
     def clear(self) -> None:
         """Forget every entry (same size)."""
-        self.keys = array("Q", bytes(8 * self.slots))
-        self.data = array("Q", bytes(8 * self.slots))
-        self.generation = 0
+        self.resize_slots(self.slots)
 
     def new_search(self) -> None:
         """Age the table: entries of earlier searches become preferred victims."""

@@ -11,10 +11,12 @@ from __future__ import annotations
 import random
 
 import chess
+
 import pytest
 
 from engine import STARTING_FEN, Position, parse_uci
 from fenbuild import compact_fen
+from engine.bits import unsigned
 from engine.tables import BB_LEN, OCC_A, OCC_B, OCC_BLACK, OCC_WHITE
 
 Snapshot = tuple
@@ -43,7 +45,7 @@ def assert_consistent(pos: Position) -> None:
             bb[p & 7] |= 1 << s
             bb[OCC_BLACK + ((p >> 3) & 1)] |= 1 << s
             bb[OCC_A + (p >> 4)] |= 1 << s
-    assert pos.bb == bb, pos.fen()
+    assert [unsigned(b) for b in pos.bb] == bb, pos.fen()
     # One piece per coordinate: no square is occupied on both boards.
     assert pos.bb[OCC_A] & pos.bb[OCC_B] == 0
     assert pos.bb[OCC_A] | pos.bb[OCC_B] == pos.bb[OCC_WHITE] | pos.bb[OCC_BLACK]

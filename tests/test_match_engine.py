@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import sys
 from pathlib import Path
 
 import chess.pgn
@@ -12,18 +11,15 @@ import pytest
 from alice_match.cli import parse_args
 from alice_match.match import run_match
 from engine.board import AliceBoard
-
-ROOT = Path(__file__).resolve().parent.parent
+from matchargs import each, our_engine, player
 
 
 @pytest.mark.slow
 def test_alice_engine_against_the_random_player(tmp_path: Path) -> None:
     pgn = tmp_path / "engine.pgn"
     argv = [
-        "-engine", f"cmd={sys.executable}", "arg=-m", "arg=uci", f"dir={ROOT}", "name=alice",
-        "-engine", f"cmd={sys.executable}", "arg=-m", "arg=alice_match.players", "arg=random",
-        f"dir={ROOT / 'scripts'}", "name=random",
-        "-each", "nodes=200", "-games", "2", "-repeat", "-maxmoves", "25",
+        *our_engine("alice"), *player("random", name="random"), *each(nodes=200),
+        "-games", "2", "-repeat", "-maxmoves", "25",
         "-openings", "file=default", "order=random", "-srand", "3", "-pgnout", str(pgn),
     ]  # fmt: skip
     config, _ = parse_args(argv)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import os
 import re
@@ -11,86 +10,24 @@ import sys
 import time
 from pathlib import Path
 
-import chess
-import chess.pgn
 import pytest
 
 from alice_match.cli import main, parse_args
-from alice_match.match import Match, run_match
+from alice_match.match import run_match
 from alice_match.stats import Sprt, SprtResult
-from engine.board import AliceBoard
 from engine.position import STARTING_FEN
+from matchargs import each, scripted
+from matchrun import final_comment, read_pgn, run
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPTED = str(ROOT / "tests" / "engines" / "scripted.py")
-
-
-def eng(*args: str, name: str | None = None) -> list[str]:
-    """An ``-engine`` group running tests/engines/scripted.py with ``args``."""
-    group = ["-engine", f"cmd={sys.executable}", f"arg={SCRIPTED}", *(f"arg={a}" for a in args)]
-    return [*group, f"name={name}"] if name else group
-
-
-@dataclasses.dataclass
-class Run:
-    status: int
-    match: Match
-    out: str
-    err: str
-
-    def lines(self, prefix: str) -> list[str]:
-        return [line for line in self.out.splitlines() if line.startswith(prefix)]
-
-
-def run(argv: list[str], **settings: float) -> Run:
-    config, _ = parse_args(argv)
-    if settings:
-        assert config.settings is not None
-        config.settings = dataclasses.replace(config.settings, **settings)  # type: ignore[arg-type]
-    out, err = io.StringIO(), io.StringIO()
-    status, match = run_match(config, out, err)
-    return Run(status, match, out.getvalue(), err.getvalue())
-
-
-def read_pgn(path: Path) -> list[chess.pgn.Game]:
-    """All games of ``path``, read by python-chess (the Variant tag picks AliceBoard) and checked."""
-    games = []
-    with open(path, encoding="utf-8") as handle:
-        while (game := chess.pgn.read_game(handle)) is not None:
-            assert not game.errors, game.errors
-            board = game.board()
-            assert isinstance(board, AliceBoard)
-            for move in game.mainline_moves():
-                assert board.is_legal(move)
-                board.push(move)
-            headers = game.headers
-            assert headers["Variant"] == "Alice"
-            assert int(headers["PlyCount"]) == len(board.move_stack)
-            if headers["Termination"] == "normal":
-                outcome = board.outcome()
-                assert outcome is not None and outcome.result() == headers["Result"]
-            else:
-                assert board.outcome() is None
-            games.append(game)
-    return games
-
-
-def final_comment(game: chess.pgn.Game) -> str:
-    return game.end().comment if game.end() is not game else game.comment
 
 
 def test_scripted_engines_play_to_the_end(tmp_path: Path) -> None:
     pgn = tmp_path / "games.pgn"
     r = run(
         [
-            *eng("first", name="first"),
-            *eng("random", "5", name="rnd"),
-            "-each",
-            "tc=20+0.2",
-            "-games",
-            "2",
-            "-pgnout",
-            str(pgn),
+            *scripted("first", name="first"),
+            *scripted("random", "5", name="rnd"), *each(tc="20+0.2"), "-games", "2", "-pgnout", str(pgn),
         ]
     )
     assert r.status == 0
@@ -116,14 +53,8 @@ def test_suffixed_moves_are_accepted_and_comments_written(tmp_path: Path) -> Non
     pgn = tmp_path / "g.pgn"
     r = run(
         [
-            *eng("first", "--suffix", name="sfx"),
-            *eng("first", "--score", "35", name="plain"),
-            "-each",
-            "nodes=1",
-            "-maxmoves",
-            "5",
-            "-pgnout",
-            str(pgn),
+            *scripted("first", "--suffix", name="sfx"),
+            *scripted("first", "--score", "35", name="plain"), *each(nodes=1), "-maxmoves", "5", "-pgnout", str(pgn),
         ]
     )
     assert r.status == 0
@@ -139,7 +70,8 @@ def test_suffixed_moves_are_accepted_and_comments_written(tmp_path: Path) -> Non
 
 def test_illegal_move_loses(tmp_path: Path) -> None:
     pgn = tmp_path / "g.pgn"
-    r = run([*eng("illegal", "3", name="bad"), *eng("first", name="good"), "-each", "nodes=1", "-pgnout", str(pgn)])
+    engines = [*scripted("illegal", "3", name="bad"), *scripted("first", name="good")]
+    r = run([*engines, *each(nodes=1), "-pgnout", str(pgn)])
     (game,) = read_pgn(pgn)
     assert game.headers["Result"] == "0-1" and game.headers["Termination"] == "illegal move"
     assert game.headers["PlyCount"] == "4"  # its third move was the illegal one
@@ -151,17 +83,17 @@ def test_illegal_move_loses(tmp_path: Path) -> None:
 
 
 def test_wrong_board_suffix_is_an_illegal_move(tmp_path: Path) -> None:
-    r = run([*eng("first", name="good"), *eng("badsuffix", "1", name="bad"), "-each", "nodes=1"])
+    r = run([*scripted("first", name="good"), *scripted("badsuffix", "1", name="bad"), *each(nodes=1)])
     record = r.match.records[1]
     assert record.result == "1-0" and record.termination == "illegal move"
     assert re.search(r"Black makes an illegal move: [a-h][1-8][a-h][1-8]/[AB]$", record.reason)
 
 
 def test_time_forfeit(tmp_path: Path) -> None:
-    pgn = tmp_path / "g.pgn"
+    pgn = str(tmp_path / "g.pgn")
     started = time.monotonic()
     r = run(
-        [*eng("first", name="good"), *eng("slow", "2", "1.5", name="slow"), "-each", "tc=1+0", "-pgnout", str(pgn)],
+        [*scripted("first", name="good"), *scripted("slow", "2", "1.5", name="slow"), *each(tc="1+0"), "-pgnout", pgn],
         stop_timeout=2.0,
     )
     assert time.monotonic() - started < 8
@@ -174,7 +106,8 @@ def test_time_forfeit(tmp_path: Path) -> None:
 
 
 def test_movetime_forfeit() -> None:
-    r = run([*eng("slow", "1", "0.8", name="slow"), *eng("first", name="good"), "-each", "st=0.2"], stop_timeout=2.0)
+    engines = [*scripted("slow", "1", "0.8", name="slow"), *scripted("first", name="good")]
+    r = run([*engines, *each(st=0.2)], stop_timeout=2.0)
     record = r.match.records[1]
     assert (record.result, record.termination, record.reason) == ("0-1", "time forfeit", "White loses on time")
 
@@ -184,14 +117,8 @@ def test_hanging_engine_loses_on_time_and_is_killed(tmp_path: Path) -> None:
     started = time.monotonic()
     r = run(
         [
-            *eng("hang", "2", name="hang"),
-            *eng("first", name="good"),
-            "-each",
-            "tc=0.5+0",
-            "-games",
-            "2",
-            "-pgnout",
-            str(pgn),
+            *scripted("hang", "2", name="hang"),
+            *scripted("first", name="good"), *each(tc="0.5+0"), "-games", "2", "-pgnout", str(pgn),
         ],
         stop_timeout=0.3,
     )
@@ -210,7 +137,7 @@ def test_hanging_engine_loses_on_time_and_is_killed(tmp_path: Path) -> None:
 
 def test_hang_without_a_clock_stalls() -> None:
     r = run(
-        [*eng("first", name="good"), *eng("hang", "1", name="hang"), "-each", "nodes=5", "-stalltimeout", "0.5"],
+        [*scripted("first", name="good"), *scripted("hang", "1", name="hang"), *each(nodes=5), "-stalltimeout", "0.5"],
         stop_timeout=0.3,
     )
     record = r.match.records[1]
@@ -225,14 +152,8 @@ def test_crash_stops_the_match_without_recover(tmp_path: Path) -> None:
     pgn = tmp_path / "g.pgn"
     r = run(
         [
-            *eng("crash", "2", name="crashy"),
-            *eng("first", name="good"),
-            "-each",
-            "nodes=1",
-            "-games",
-            "4",
-            "-pgnout",
-            str(pgn),
+            *scripted("crash", "2", name="crashy"),
+            *scripted("first", name="good"), *each(nodes=1), "-games", "4", "-pgnout", str(pgn),
         ]
     )
     assert r.status == 1
@@ -247,15 +168,8 @@ def test_crash_with_recover_continues(tmp_path: Path) -> None:
     pgn = tmp_path / "g.pgn"
     r = run(
         [
-            *eng("crash", "2", name="crashy"),
-            *eng("first", name="good"),
-            "-each",
-            "nodes=1",
-            "-games",
-            "4",
-            "-recover",
-            "-pgnout",
-            str(pgn),
+            *scripted("crash", "2", name="crashy"),
+            *scripted("first", name="good"), *each(nodes=1), "-games", "4", "-recover", "-pgnout", str(pgn),
         ]
     )
     assert r.status == 0
@@ -269,7 +183,7 @@ def test_crash_with_recover_continues(tmp_path: Path) -> None:
 
 
 def test_engine_that_cannot_start_aborts() -> None:
-    config, _ = parse_args([*eng("nouci", name="mute"), *eng("first"), "-each", "nodes=1", "-games", "2"])
+    config, _ = parse_args([*scripted("nouci", name="mute"), *scripted("first"), *each(nodes=1), "-games", "2"])
     config.start_timeout = 0.5
     out, err = io.StringIO(), io.StringIO()
     status, match = run_match(config, out, err)
@@ -278,7 +192,7 @@ def test_engine_that_cannot_start_aborts() -> None:
 
 
 def test_engine_without_uci_variant_gets_a_warning() -> None:
-    r = run([*eng("novariant", name="nv"), *eng("first", name="f"), "-each", "nodes=1", "-maxmoves", "2"])
+    r = run([*scripted("novariant", name="nv"), *scripted("first", name="f"), *each(nodes=1), "-maxmoves", "2"])
     assert r.status == 0 and r.match.score.games == 1
     assert "offers no UCI_Variant option" in r.err
 
@@ -287,23 +201,9 @@ def test_repeat_swaps_colours_on_each_opening(tmp_path: Path) -> None:
     pgn = tmp_path / "g.pgn"
     r = run(
         [
-            *eng("random", "1", name="a"),
-            *eng("random", "2", name="b"),
-            "-each",
-            "nodes=1",
-            "-games",
-            "2",
-            "-rounds",
-            "2",
-            "-repeat",
-            "-maxmoves",
-            "6",
-            "-openings",
-            "file=default",
-            "order=sequential",
-            "start=10",
-            "-pgnout",
-            str(pgn),
+            *scripted("random", "1", name="a"),
+            *scripted("random", "2", name="b"), *each(nodes=1), "-games", "2", "-rounds", "2", "-repeat", "-maxmoves",
+            "6", "-openings", "file=default", "order=sequential", "start=10", "-pgnout", str(pgn),
         ]
     )
     games = read_pgn(pgn)
@@ -320,59 +220,31 @@ def test_repeat_swaps_colours_on_each_opening(tmp_path: Path) -> None:
 def test_no_repeat_new_opening_each_game_colours_alternate() -> None:
     r = run(
         [
-            *eng("first", name="a"),
-            *eng("first", name="b"),
-            "-each",
-            "nodes=1",
-            "-games",
-            "3",
-            "-maxmoves",
-            "2",
-            "-openings",
-            "file=default",
-            "order=random",
-            "-srand",
-            "42",
+            *scripted("first", name="a"),
+            *scripted("first", name="b"), *each(nodes=1), "-games", "3", "-maxmoves", "2", "-openings", "file=default",
+            "order=random", "-srand", "42",
         ]
     )
     fens = [r.match.records[n].start_fen for n in (1, 2, 3)]
     assert len(set(fens)) == 3 and STARTING_FEN not in fens
     again = run(
         [
-            *eng("first", name="a"),
-            *eng("first", name="b"),
-            "-each",
-            "nodes=1",
-            "-games",
-            "3",
-            "-maxmoves",
-            "2",
-            "-openings",
-            "file=default",
-            "order=random",
-            "-srand",
-            "42",
+            *scripted("first", name="a"),
+            *scripted("first", name="b"), *each(nodes=1), "-games", "3", "-maxmoves", "2", "-openings", "file=default",
+            "order=random", "-srand", "42",
         ]
     )
     assert [again.match.records[n].start_fen for n in (1, 2, 3)] == fens  # same seed, same openings
     assert r.lines("Started game") == [
-        "Started game 1 of 3 (a vs b)",
-        "Started game 2 of 3 (b vs a)",
-        "Started game 3 of 3 (a vs b)",
+        "Started game 1 of 3 (a vs b)", "Started game 2 of 3 (b vs a)", "Started game 3 of 3 (a vs b)",
     ]
 
 
 def test_positions_and_clock_sent_to_engines() -> None:
     config, _ = parse_args(
         [
-            *eng("first", name="a"),
-            *eng("slow", "1", "0.3", name="b"),
-            "-each",
-            "tc=40/60+0",
-            "-maxmoves",
-            "2",
-            "-openings",
-            "file=default",
+            *scripted("first", name="a"),
+            *scripted("slow", "1", "0.3", name="b"), *each(tc="40/60+0"), "-maxmoves", "2", "-openings", "file=default",
             "-debug",
         ]
     )
@@ -386,7 +258,7 @@ def test_positions_and_clock_sent_to_engines() -> None:
     assert [g[2] for g in gos] == ["40", "39"]
     assert int(gos[0][1]) == 60000 and 59000 < int(gos[1][1]) <= 59700  # it slept 0.3 s on its first move
     plain = parse_args(
-        [*eng("first", name="a"), *eng("first", name="b"), "-each", "nodes=3", "-maxmoves", "1", "-debug"]
+        [*scripted("first", name="a"), *scripted("first", name="b"), *each(nodes=3), "-maxmoves", "1", "-debug"]
     )[0]
     err2 = io.StringIO()
     run_match(plain, io.StringIO(), err2)
@@ -397,15 +269,8 @@ def test_positions_and_clock_sent_to_engines() -> None:
 def test_engine_options_are_sent() -> None:
     config, _ = parse_args(
         [
-            *eng("first", name="a"),
-            "option.Seed=7",
-            *eng("first", name="b"),
-            "-each",
-            "nodes=1",
-            "option.Hash=4",
-            "-maxmoves",
-            "1",
-            "-debug",
+            *scripted("first", name="a"), "option.Seed=7",
+            *scripted("first", name="b"), *each(nodes=1), "option.Hash=4", "-maxmoves", "1", "-debug",
         ]
     )
     err = io.StringIO()
@@ -418,13 +283,8 @@ def test_engine_options_are_sent() -> None:
 def test_draw_and_resign_adjudication() -> None:
     draw = run(
         [
-            *eng("first", "--score", "5", name="a"),
-            *eng("first", "--score", "-3", name="b"),
-            "-each",
-            "nodes=1",
-            "-draw",
-            "movenumber=2",
-            "movecount=2",
+            *scripted("first", "--score", "5", name="a"),
+            *scripted("first", "--score", "-3", name="b"), *each(nodes=1), "-draw", "movenumber=2", "movecount=2",
             "score=10",
         ]
     )
@@ -433,13 +293,8 @@ def test_draw_and_resign_adjudication() -> None:
     assert len(record.moves) == 4  # from move 2 on: 2 moves of each side within 10 cp
     resign = run(
         [
-            *eng("first", "--score", "-600", name="a"),
-            *eng("first", "--score", "600", name="b"),
-            "-each",
-            "nodes=1",
-            "-resign",
-            "movecount=3",
-            "score=500",
+            *scripted("first", "--score", "-600", name="a"),
+            *scripted("first", "--score", "600", name="b"), *each(nodes=1), "-resign", "movecount=3", "score=500",
         ]
     )
     record = resign.match.records[1]
@@ -447,13 +302,8 @@ def test_draw_and_resign_adjudication() -> None:
     assert len(record.moves) == 5  # white's third bad score
     two = run(
         [
-            *eng("first", "--score", "0", name="a"),
-            *eng("first", "--score", "600", name="b"),
-            "-each",
-            "nodes=1",
-            "-resign",
-            "movecount=2",
-            "score=500",
+            *scripted("first", "--score", "0", name="a"),
+            *scripted("first", "--score", "600", name="b"), *each(nodes=1), "-resign", "movecount=2", "score=500",
             "twosided=true",
         ]
     )
@@ -465,20 +315,9 @@ def test_concurrency_two(tmp_path: Path) -> None:
     pgn = tmp_path / "g.pgn"
     r = run(
         [
-            *eng("random", "3", name="a"),
-            *eng("random", "4", name="b"),
-            "-each",
-            "tc=5+0.05",
-            "-games",
-            "4",
-            "-concurrency",
-            "2",
-            "-maxmoves",
-            "20",
-            "-openings",
-            "file=default",
-            "-pgnout",
-            str(pgn),
+            *scripted("random", "3", name="a"),
+            *scripted("random", "4", name="b"), *each(tc="5+0.05"), "-games", "4", "-concurrency", "2", "-maxmoves",
+            "20", "-openings", "file=default", "-pgnout", str(pgn),
         ]
     )
     assert r.status == 0
@@ -496,17 +335,8 @@ def test_sprt_decision_stops_the_match() -> None:
 
     config, _ = parse_args(
         [
-            *eng("first", name="a"),
-            *eng("first", name="b"),
-            "-each",
-            "nodes=1",
-            "-games",
-            "6",
-            "-maxmoves",
-            "2",
-            "-sprt",
-            "elo0=0",
-            "elo1=5",
+            *scripted("first", name="a"),
+            *scripted("first", name="b"), *each(nodes=1), "-games", "6", "-maxmoves", "2", "-sprt", "elo0=0", "elo1=5",
         ]
     )
     assert config.sprt == Sprt(0.0, 5.0, 0.05, 0.05)
@@ -520,19 +350,9 @@ def test_sprt_decision_stops_the_match() -> None:
 def test_sprt_line_in_the_report() -> None:
     r = run(
         [
-            *eng("first", name="a"),
-            *eng("first", name="b"),
-            "-each",
-            "nodes=1",
-            "-games",
-            "2",
-            "-maxmoves",
-            "2",
-            "-sprt",
-            "elo0=0",
-            "elo1=5",
-            "alpha=0.05",
-            "beta=0.1",
+            *scripted("first", name="a"),
+            *scripted("first", name="b"), *each(nodes=1), "-games", "2", "-maxmoves", "2", "-sprt", "elo0=0", "elo1=5",
+            "alpha=0.05", "beta=0.1",
         ]
     )
     assert r.lines("SPRT: llr 0 (0.0%), lbound -2.25, ubound 2.89")
@@ -542,21 +362,10 @@ def test_cli_end_to_end(tmp_path: Path) -> None:
     pgn = tmp_path / "cli.pgn"
     env = dict(os.environ)
     cmd = [
-        sys.executable,
-        str(ROOT / "scripts" / "match.py"),
-        *eng("first", name="one"),
-        *eng("random", "9"),
-        "-each",
-        "nodes=1",
-        "-games",
-        "2",
-        "-maxmoves",
-        "10",
-        "-variant",
-        "alice",
-        "-pgnout",
-        str(pgn),
-        "min",
+        sys.executable, str(ROOT / "scripts" / "match.py"),
+        *scripted("first", name="one"),
+        *scripted("random", "9"), *each(nodes=1), "-games", "2", "-maxmoves", "10", "-variant", "alice", "-pgnout",
+        str(pgn), "min",
     ]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=env, cwd=str(tmp_path))
     assert done.returncode == 0, done.stderr
@@ -573,7 +382,7 @@ def test_cli_end_to_end(tmp_path: Path) -> None:
 
 
 def test_main_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main([*eng("first"), "-each", "nodes=1"]) == 2
-    assert "exactly two engines" in capsys.readouterr().err
+    assert main([*scripted("first"), *each(nodes=1)]) == 2
+    assert "at least two engines" in capsys.readouterr().err
     assert main(["-help"]) == 0
     assert "-engine" in capsys.readouterr().out

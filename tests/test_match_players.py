@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import random
 import subprocess
 import sys
@@ -71,18 +72,21 @@ def test_uci_loop() -> None:
     assert lines[-1].startswith("info string error")  # nothing after quit
 
 
+def checkout_env() -> dict[str, str]:
+    """The environment that runs the players from a checkout: ``PYTHONPATH=.:scripts``."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "scripts")])}
+
+
 def test_players_as_processes() -> None:
-    for args in (
-        ["-m", "alice_match.players", "random"],
-        [str(ROOT / "scripts" / "alice_match" / "players.py"), "greedy"],
-    ):
+    for kind in ("random", "greedy"):
         done = subprocess.run(
-            [sys.executable, *args],
+            [sys.executable, "-m", "alice_match.players", kind],
             input="uci\nisready\nposition startpos moves e2e4\ngo movetime 10\nquit\n",
             capture_output=True,
             text=True,
             timeout=30,
-            cwd=str(ROOT / "scripts"),
+            cwd=str(ROOT),
+            env=checkout_env(),
         )
         assert done.returncode == 0, done.stderr
         best = [line for line in done.stdout.splitlines() if line.startswith("bestmove ")]
@@ -90,4 +94,10 @@ def test_players_as_processes() -> None:
         pos = position("e2e4")
         parse_uci(pos, best[0].split()[1])  # legal for black
     assert subprocess.run([sys.executable, "-m", "alice_match.players", "nobody"], capture_output=True,
-                          cwd=str(ROOT / "scripts"), timeout=30).returncode == 2  # fmt: skip
+                          cwd=str(ROOT), env=checkout_env(), timeout=30).returncode == 2  # fmt: skip
+
+
+def test_players_module_leaves_sys_path_alone() -> None:
+    # An installed module must not edit sys.path (running it as a file is no longer supported).
+    source = (ROOT / "scripts" / "alice_match" / "players.py").read_text(encoding="utf-8")
+    assert "sys.path" not in source

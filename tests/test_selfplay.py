@@ -23,3 +23,15 @@ def test_selfplay_runs_each_tree_at_equal_nodes_with_colours_reversed() -> None:
 def test_selfplay_without_sprt_plays_every_game() -> None:
     config, _ = parse_args(selfplay.match_args("/b", "/t", nodes=10, rounds=3, sprt=False, concurrency=1))
     assert config.sprt is None and config.total_games == 6
+
+
+def test_selfplay_at_a_time_control_with_sprt_bounds() -> None:
+    args = selfplay.match_args("/b", "/t", rounds=5, sprt=True, concurrency=1, tc="5+0.05", elo0=-5, elo1=5)
+    config, _ = parse_args(args)
+    assert [lim.nodes for lim in config.limits] == [None, None]
+    assert "tc=5+0.05" in args and "elo0=-5" in args and "elo1=5" in args
+    assert config.sprt is not None and config.total_games == 10
+
+
+def test_build_in_place_without_a_setup_script_is_pure(tmp_path: object) -> None:
+    assert selfplay.build_in_place(str(tmp_path)) is False

@@ -1,4 +1,4 @@
-"""``alice-match``: run Alice chess matches between two UCI engines, cutechess-cli style.
+"""``alice-match``: run Alice chess matches and tournaments between UCI engines, cutechess-cli style.
 
     alice-match -engine cmd=alice-engine name=alice option.Hash=32 \\
                 -engine cmd="python -m alice_match.players greedy" name=greedy \\
@@ -6,28 +6,52 @@
                 -openings file=scripts/alice_match/openings.epd order=random \\
                 -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 -pgnout games.pgn
 
+    alice-match -tournament round-robin -engine cmd=alice-engine name=alice \\
+                -engine cmd="python -m alice_match.players greedy" name=greedy \\
+                -engine cmd="python -m alice_match.players random" name=random \\
+                -each nodes=500 -games 2 -repeat -openings file=default \\
+                -pgnout t.pgn -report standings.md
+
 Options (as in cutechess-cli where it has them):
-  -engine KEY=VALUE...  one engine (give two): cmd=COMMAND (split like a shell unless it is
-                        a file), name=NAME, arg=ARG (repeatable), dir=DIR, option.NAME=VALUE,
-                        proto=uci, restart=on (new process every game) | off | auto
-                        (default: restart only after a crash or kill), and any limit below
-  -each KEY=VALUE...    settings for both engines (an -engine's own value wins)
+  -engine KEY=VALUE...  one engine (give two or more): cmd=COMMAND (split like a shell unless
+                        it is a file), name=NAME, arg=ARG (repeatable), dir=DIR,
+                        option.NAME=VALUE, proto=uci, restart=on (new process every game) |
+                        off | auto (default: restart only after a crash or kill), ponder
+                        (think on the opponent's time), and any limit below
+  -each KEY=VALUE...    settings for every engine (an -engine's own value wins)
       limits:           tc=[MOVES/]TIME[+INC] (seconds or m:ss, or inf), st=SECONDS,
                         nodes=N, depth=N, timemargin=MS
+  -tournament TYPE      round-robin (default), gauntlet (the first engine, or the first
+                        -seeds N, against the rest) or knockout (a seeded bracket)
   -variant alice        the only variant played
-  -games N              games per round (default 1); -rounds N (default 1)
-  -repeat [N]           play each opening N times (default 2), colours swapped
+  -games N              games per encounter (default 1); -rounds N: the whole schedule N
+                        times (not in a knockout)
+  -repeat [N]           play each opening N times (default 2); a new encounter takes a new
+                        opening
+  -noswap               do not alternate colours between the games of a pair
+  -reverse              the schedule with colours reversed
+  -seeds N              gauntlet: engines playing the rest (default 1); knockout: engines
+                        seeded in -engine order (default all; the rest drawn with -srand)
   -openings file=FILE [format=epd|pgn] [order=sequential|random] [start=N] [plies=N]
-                        (default book: the bundled openings.epd with -openings default)
+            [policy=default|encounter|round]
+                        (default book: the bundled openings.epd with file=default)
   -pgnout FILE [min]    append games to FILE (min: no move comments)
+  -epdout FILE          append each game's final position (FEN) to FILE
+  -resume               continue the tournament of the -pgnout file (same options)
+  -report FILE.md|FILE.html   standings and crosstable for a web site
   -concurrency N        games played at once (default 1)
-  -sprt elo0=E0 elo1=E1 alpha=A beta=B   stop when the test decides
+  -wait MS              pause between games
+  -sprt elo0=E0 elo1=E1 alpha=A beta=B   stop when the test decides (two engines)
   -draw movenumber=N movecount=N score=CP
   -resign movecount=N score=CP [twosided=true|false]
   -maxmoves N           draw after N full moves
-  -recover              restart an engine that crashed and continue the match
-  -srand N              seed for order=random
-  -event NAME, -site NAME, -ratinginterval N (default 10)
+  -recover              restart an engine that crashed and continue
+  -srand N              seed for order=random and the knockout draw
+  -event NAME, -site NAME
+  -ratinginterval N     standings every N games (default 10)
+  -outcomeinterval N    each engine's outcome counts every N games and at the end
+  -resultformat FORMAT  standings columns: default, short, per-color, ... or a list like
+                        Rank,Name,Elo,Games (-resultformat help lists them)
   -debug                engine I/O (and the engines' stderr) on stderr
   -stalltimeout SECONDS how long an engine without a clock may think (default 60)
 """
@@ -35,14 +59,18 @@ Options (as in cutechess-cli where it has them):
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .game import DrawAdjudication, GameSettings, ResignAdjudication
 from .match import MatchConfig, run_match
 from .openings import DEFAULT_BOOK, OpeningBook, OpeningError, load_book
+from .report import report_format
+from .schedule import KINDS, POLICIES
+from .standings import FormatError, format_help, parse_format
 from .stats import Sprt
 from .tc import Limits, TcError, parse_count, parse_seconds, parse_tc
 from .uci_process import EngineConfig
@@ -50,13 +78,21 @@ from .uci_process import EngineConfig
 OPTIONS_WITH_VALUES = {
     "-engine": None,
     "-each": None,
+    "-tournament": 1,
     "-variant": 1,
     "-games": 1,
     "-rounds": 1,
     "-repeat": (0, 1),
+    "-noswap": 0,
+    "-reverse": 0,
+    "-seeds": 1,
     "-openings": None,
     "-pgnout": (1, 2),
+    "-epdout": 1,
+    "-resume": 0,
+    "-report": 1,
     "-concurrency": 1,
+    "-wait": 1,
     "-sprt": None,
     "-draw": None,
     "-resign": None,
@@ -66,6 +102,8 @@ OPTIONS_WITH_VALUES = {
     "-event": 1,
     "-site": 1,
     "-ratinginterval": 1,
+    "-outcomeinterval": 1,
+    "-resultformat": 1,
     "-debug": 0,
     "-stalltimeout": 1,
     "-help": 0,
@@ -73,10 +111,28 @@ OPTIONS_WITH_VALUES = {
     "-h": 0,
 }
 ENGINE_KEYS = {"cmd", "name", "arg", "dir", "proto", "restart", "tc", "st", "nodes", "depth", "timemargin"}
+ENGINE_FLAGS = {"ponder"}  # keys given without a value
+OPENING_KEYS = {"file", "format", "order", "start", "plies", "policy"}
+DEFAULT_REPEAT = 2  # -repeat without a number
+# Options read as they are into MatchConfig fields of the same name.
+PASSED_THROUGH = (
+    "repeat", "pgnout", "pgn_min", "concurrency", "sprt", "recover", "event", "site", "rating_interval", "debug",
+    "tournament", "swap", "reverse", "seeds", "epdout", "outcome_interval", "wait_ms", "result_format", "report",
+    "resume",
+)  # fmt: skip
+DEFAULT_STALL_TIMEOUT = 60.0  # seconds
 
 
 class UsageError(ValueError):
     """Bad command-line arguments."""
+
+
+class HelpRequested(Exception):
+    """``-help`` or ``-resultformat help``: print ``text`` and exit 0."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
 
 
 def split_options(argv: Sequence[str]) -> list[tuple[str, list[str]]]:
@@ -112,9 +168,13 @@ def _is_number(token: str) -> bool:
     return True
 
 
-def key_values(option: str, values: list[str]) -> list[tuple[str, str]]:
+def key_values(option: str, values: list[str], flags: set[str] | None = None) -> list[tuple[str, str]]:
+    """``KEY=VALUE`` pairs; a bare word in ``flags`` (``ponder``) reads as ``ponder=true``."""
     pairs = []
     for value in values:
+        if flags and value in flags:
+            pairs.append((value, "true"))
+            continue
         if "=" not in value:
             raise UsageError(f"{option}: expected KEY=VALUE, got {value!r}")
         key, _, val = value.partition("=")
@@ -139,7 +199,7 @@ class EngineSpec:
                 self.options[name] = value
             elif key == "arg":
                 self.args.append(value)
-            elif key in ENGINE_KEYS:
+            elif key in ENGINE_KEYS or key in ENGINE_FLAGS:
                 self.values[key] = value
             else:
                 raise UsageError(f"{option}: unknown key {key!r}")
@@ -192,114 +252,225 @@ def _bool(option: str, text: str) -> bool:
     raise UsageError(f"{option}: expected true or false, got {text!r}")
 
 
-def parse_args(argv: Sequence[str]) -> tuple[MatchConfig, int]:
-    """The match configuration and the random seed; raises ``UsageError``."""
-    groups = split_options(argv)
-    each = EngineSpec()
-    engines: list[EngineSpec] = []
-    games = rounds = None
-    repeat = 1
-    concurrency = 1
-    openings_spec: dict[str, str] | None = None
+@dataclass
+class Options:
+    """The command line as read, before it becomes a ``MatchConfig``."""
+
+    each: EngineSpec = field(default_factory=EngineSpec)
+    engines: list[EngineSpec] = field(default_factory=list)
+    tournament: str = "round-robin"
+    games: int | None = None
+    rounds: int | None = None
+    repeat: int = 1
+    swap: bool = True
+    reverse: bool = False
+    seeds: int | None = None
+    concurrency: int = 1
+    wait_ms: int = 0
+    openings: dict[str, str] | None = None
     pgnout: str | None = None
-    pgn_min = False
+    pgn_min: bool = False
+    epdout: str | None = None
+    resume: bool = False
+    report: str | None = None
     sprt: Sprt | None = None
     draw: DrawAdjudication | None = None
     resign: ResignAdjudication | None = None
     maxmoves: int | None = None
-    recover = False
+    recover: bool = False
     seed: int | None = None
-    event, site = "?", "?"
-    rating_interval = 10
-    debug = False
-    stall_timeout = 60.0
-    for option, values in groups:
-        if option in ("-help", "--help", "-h"):
-            raise UsageError("help")
-        if option == "-engine":
-            spec = EngineSpec()
-            spec.add(option, key_values(option, values))
-            engines.append(spec)
-        elif option == "-each":
-            each.add(option, key_values(option, values))
-        elif option == "-variant":
-            if values[0].lower() != "alice":
-                raise UsageError(f"-variant {values[0]}: only alice is played")
-        elif option == "-games":
-            games = _int(option, values[0])
-        elif option == "-rounds":
-            rounds = _int(option, values[0])
-        elif option == "-repeat":
-            repeat = _int(option, values[0]) if values else 2
-        elif option == "-concurrency":
-            concurrency = _int(option, values[0])
-        elif option == "-openings":
-            openings_spec = dict(key_values(option, values))
-            unknown = set(openings_spec) - {"file", "format", "order", "start", "plies"}
-            if unknown:
-                raise UsageError(f"-openings: unknown key {min(unknown)!r}")
-            if "file" not in openings_spec:
-                raise UsageError("-openings needs file=FILE (file=default: the bundled book)")
-        elif option == "-pgnout":
-            pgnout = values[0]
-            if len(values) == 2:
-                if values[1] != "min":
-                    raise UsageError(f"-pgnout: expected 'min' after the file name, got {values[1]!r}")
-                pgn_min = True
-        elif option == "-sprt":
-            kv = dict(key_values(option, values))
-            if not {"elo0", "elo1"} <= set(kv) or set(kv) - {"elo0", "elo1", "alpha", "beta"}:
-                raise UsageError("-sprt takes elo0=E0 elo1=E1 [alpha=A] [beta=B]")
-            sprt = Sprt(
-                _float(option, kv["elo0"]),
-                _float(option, kv["elo1"]),
-                _float(option, kv.get("alpha", "0.05")),
-                _float(option, kv.get("beta", "0.05")),
-            )
-            if not (0 < sprt.alpha < 1 and 0 < sprt.beta < 1) or sprt.elo0 == sprt.elo1:
-                raise UsageError("-sprt: need 0 < alpha, beta < 1 and elo0 != elo1")
-        elif option == "-draw":
-            kv = dict(key_values(option, values))
-            if set(kv) != {"movenumber", "movecount", "score"}:
-                raise UsageError("-draw takes movenumber=N movecount=N score=CP")
-            draw = DrawAdjudication(
-                _int(option, kv["movenumber"], 0), _int(option, kv["movecount"]), _int(option, kv["score"], 0)
-            )
-        elif option == "-resign":
-            kv = dict(key_values(option, values))
-            if not {"movecount", "score"} <= set(kv) or set(kv) - {"movecount", "score", "twosided"}:
-                raise UsageError("-resign takes movecount=N score=CP [twosided=true|false]")
-            resign = ResignAdjudication(
-                _int(option, kv["movecount"]),
-                _int(option, kv["score"], 0),
-                _bool(option, kv.get("twosided", "false")),
-            )
-        elif option == "-maxmoves":
-            maxmoves = _int(option, values[0])
-        elif option == "-recover":
-            recover = True
-        elif option == "-srand":
-            seed = _int(option, values[0], 0)
-        elif option == "-event":
-            event = values[0]
-        elif option == "-site":
-            site = values[0]
-        elif option == "-ratinginterval":
-            rating_interval = _int(option, values[0], 0)
-        elif option == "-debug":
-            debug = True
-        elif option == "-stalltimeout":
-            stall_timeout = _float(option, values[0])
-            if stall_timeout <= 0:
-                raise UsageError("-stalltimeout must be positive")
-    if len(engines) != 2:
-        raise UsageError(f"give exactly two engines with -engine (got {len(engines)})")
-    configs = []
-    limits = []
-    for i, spec in enumerate(engines, 1):
-        merged = {**each.values, **spec.values}
-        options = {**each.options, **spec.options}
-        args = spec.args or each.args
+    event: str = "?"
+    site: str = "?"
+    rating_interval: int = 10
+    outcome_interval: int = 0
+    result_format: list[str] = field(default_factory=lambda: parse_format("default"))
+    debug: bool = False
+    stall_timeout: float = DEFAULT_STALL_TIMEOUT
+
+
+# --------------------------------------------------------------------- one handler per option
+def _engine(o: Options, option: str, values: list[str]) -> None:
+    spec = EngineSpec()
+    spec.add(option, key_values(option, values, ENGINE_FLAGS))
+    o.engines.append(spec)
+
+
+def _each(o: Options, option: str, values: list[str]) -> None:
+    o.each.add(option, key_values(option, values, ENGINE_FLAGS))
+
+
+def _tournament(o: Options, option: str, values: list[str]) -> None:
+    if values[0] not in KINDS:
+        raise UsageError(f"-tournament {values[0]}: expected one of {', '.join(KINDS)}")
+    o.tournament = values[0]
+
+
+def _variant(o: Options, option: str, values: list[str]) -> None:
+    if values[0].lower() != "alice":
+        raise UsageError(f"-variant {values[0]}: only alice is played")
+
+
+def _openings(o: Options, option: str, values: list[str]) -> None:
+    spec = dict(key_values(option, values))
+    unknown = set(spec) - OPENING_KEYS
+    if unknown:
+        raise UsageError(f"-openings: unknown key {min(unknown)!r}")
+    if "file" not in spec:
+        raise UsageError("-openings needs file=FILE (file=default: the bundled book)")
+    if spec.get("policy", "default") not in POLICIES:
+        raise UsageError(f"-openings: bad policy {spec['policy']!r}: expected {', '.join(POLICIES)}")
+    o.openings = spec
+
+
+def _pgnout(o: Options, option: str, values: list[str]) -> None:
+    o.pgnout = values[0]
+    if len(values) == 2:
+        if values[1] != "min":
+            raise UsageError(f"-pgnout: expected 'min' after the file name, got {values[1]!r}")
+        o.pgn_min = True
+
+
+def _report(o: Options, option: str, values: list[str]) -> None:
+    if report_format(values[0]) is None:
+        raise UsageError(f"-report {values[0]}: the file name must end in .md or .html")
+    o.report = values[0]
+
+
+def _sprt(o: Options, option: str, values: list[str]) -> None:
+    kv = dict(key_values(option, values))
+    if not {"elo0", "elo1"} <= set(kv) or set(kv) - {"elo0", "elo1", "alpha", "beta"}:
+        raise UsageError("-sprt takes elo0=E0 elo1=E1 [alpha=A] [beta=B]")
+    sprt = Sprt(
+        _float(option, kv["elo0"]),
+        _float(option, kv["elo1"]),
+        _float(option, kv.get("alpha", "0.05")),
+        _float(option, kv.get("beta", "0.05")),
+    )
+    if not (0 < sprt.alpha < 1 and 0 < sprt.beta < 1) or sprt.elo0 == sprt.elo1:
+        raise UsageError("-sprt: need 0 < alpha, beta < 1 and elo0 != elo1")
+    o.sprt = sprt
+
+
+def _draw(o: Options, option: str, values: list[str]) -> None:
+    kv = dict(key_values(option, values))
+    if set(kv) != {"movenumber", "movecount", "score"}:
+        raise UsageError("-draw takes movenumber=N movecount=N score=CP")
+    o.draw = DrawAdjudication(
+        _int(option, kv["movenumber"], 0), _int(option, kv["movecount"]), _int(option, kv["score"], 0)
+    )
+
+
+def _resign(o: Options, option: str, values: list[str]) -> None:
+    kv = dict(key_values(option, values))
+    if not {"movecount", "score"} <= set(kv) or set(kv) - {"movecount", "score", "twosided"}:
+        raise UsageError("-resign takes movecount=N score=CP [twosided=true|false]")
+    o.resign = ResignAdjudication(
+        _int(option, kv["movecount"]), _int(option, kv["score"], 0), _bool(option, kv.get("twosided", "false"))
+    )
+
+
+def _result_format(o: Options, option: str, values: list[str]) -> None:
+    if values[0] == "help":
+        raise HelpRequested(format_help())
+    try:
+        o.result_format = parse_format(values[0])
+    except FormatError as error:
+        raise UsageError(f"-resultformat: {error}") from None
+
+
+def _stall_timeout(o: Options, option: str, values: list[str]) -> None:
+    o.stall_timeout = _float(option, values[0])
+    if o.stall_timeout <= 0:
+        raise UsageError("-stalltimeout must be positive")
+
+
+def _help(o: Options, option: str, values: list[str]) -> None:
+    raise HelpRequested(__doc__.strip())
+
+
+def _setter(attr: str, convert: Callable[[str, list[str]], object]) -> Callable[[Options, str, list[str]], None]:
+    """A handler that stores ``convert(option, values)`` in ``Options.attr``."""
+
+    def handler(o: Options, option: str, values: list[str]) -> None:
+        setattr(o, attr, convert(option, values))
+
+    return handler
+
+
+def _count(minimum: int = 1) -> Callable[[str, list[str]], int]:
+    return lambda option, values: _int(option, values[0], minimum)
+
+
+HANDLERS: dict[str, Callable[[Options, str, list[str]], None]] = {
+    "-engine": _engine,
+    "-each": _each,
+    "-tournament": _tournament,
+    "-variant": _variant,
+    "-games": _setter("games", _count()),
+    "-rounds": _setter("rounds", _count()),
+    "-repeat": _setter("repeat", lambda option, v: _int(option, v[0]) if v else DEFAULT_REPEAT),
+    "-noswap": _setter("swap", lambda option, v: False),
+    "-reverse": _setter("reverse", lambda option, v: True),
+    "-seeds": _setter("seeds", _count(0)),
+    "-concurrency": _setter("concurrency", _count()),
+    "-wait": _setter("wait_ms", _count(0)),
+    "-openings": _openings,
+    "-pgnout": _pgnout,
+    "-epdout": _setter("epdout", lambda option, v: v[0]),
+    "-resume": _setter("resume", lambda option, v: True),
+    "-report": _report,
+    "-sprt": _sprt,
+    "-draw": _draw,
+    "-resign": _resign,
+    "-maxmoves": _setter("maxmoves", _count()),
+    "-recover": _setter("recover", lambda option, v: True),
+    "-srand": _setter("seed", _count(0)),
+    "-event": _setter("event", lambda option, v: v[0]),
+    "-site": _setter("site", lambda option, v: v[0]),
+    "-ratinginterval": _setter("rating_interval", _count(0)),
+    "-outcomeinterval": _setter("outcome_interval", _count(0)),
+    "-resultformat": _result_format,
+    "-debug": _setter("debug", lambda option, v: True),
+    "-stalltimeout": _stall_timeout,
+    "-help": _help,
+    "--help": _help,
+    "-h": _help,
+}
+
+
+# --------------------------------------------------------------------- from options to a configuration
+def read_options(argv: Sequence[str]) -> Options:
+    """Every option through its handler; raises ``UsageError`` (or ``HelpRequested``)."""
+    options = Options()
+    for option, values in split_options(argv):
+        HANDLERS[option](options, option, values)
+    return options
+
+
+def check_options(o: Options) -> None:
+    """Rules between options: engine count and names, knockout rounds, SPRT, resume."""
+    if len(o.engines) < 2:
+        raise UsageError(f"at least two engines are needed: give -engine two or more times (got {len(o.engines)})")
+    names: dict[str, int] = {}
+    for i, spec in enumerate(o.engines, 1):
+        name = spec.values.get("name")
+        if name is not None and name in names:
+            raise UsageError(f"engines {names[name]} and {i} are both named {name!r}: engine names must differ")
+        if name is not None:
+            names[name] = i
+    if o.tournament == "knockout" and o.rounds is not None:
+        raise UsageError("-rounds: a knockout has no rounds to repeat (use -games)")
+    if o.sprt is not None and len(o.engines) != 2:
+        raise UsageError("-sprt needs exactly two engines")
+    if o.resume and not o.pgnout:
+        raise UsageError("-resume continues the games of -pgnout FILE: give -pgnout")
+
+
+def build_engines(o: Options) -> tuple[list[EngineConfig], list[Limits]]:
+    """Each engine's configuration and limits (its own values over ``-each``)."""
+    configs, limits = [], []
+    for i, spec in enumerate(o.engines, 1):
+        merged = {**o.each.values, **spec.values}
         who = f"engine {i}"
         if "cmd" not in merged:
             raise UsageError(f"{who}: missing cmd=")
@@ -312,57 +483,90 @@ def parse_args(argv: Sequence[str]) -> tuple[MatchConfig, int]:
             EngineConfig(
                 cmd=merged["cmd"],
                 name=merged.get("name"),
-                args=args,
+                args=spec.args or o.each.args,
                 dir=merged.get("dir"),
-                options=options,
+                options={**o.each.options, **spec.options},
                 restart=restart == "on",
+                ponder="ponder" in merged,
             )
         )
         limits.append(build_limits(merged, who))
-    if (limits[0].tc is None) != (limits[1].tc is None):
-        raise UsageError("either both engines play with a clock (tc=) or neither")
-    if games is None and rounds is None:
-        games, rounds = 1, 1
-    games = games or 1
-    rounds = rounds or 1
-    if seed is None:
-        seed = int(time.time() * 1000) % 2**31
-    config = MatchConfig(
-        engines=(configs[0], configs[1]),
-        limits=(limits[0], limits[1]),
-        games=games,
-        rounds=rounds,
-        repeat=repeat,
-        pgnout=pgnout,
-        pgn_min=pgn_min,
-        concurrency=concurrency,
-        sprt=sprt,
-        settings=GameSettings(
-            limits=(limits[0], limits[1]), draw=draw, resign=resign, maxmoves=maxmoves, stall_timeout=stall_timeout
-        ),
-        recover=recover,
-        event=event,
-        site=site,
-        rating_interval=rating_interval,
-        debug=debug,
+    clocked = {lim.tc is not None for lim in limits}
+    if len(clocked) > 1:
+        both = "both" if len(limits) == 2 else "all"
+        raise UsageError(f"either {both} engines play with a clock (tc=) or {'neither' if both == 'both' else 'none'}")
+    return configs, limits
+
+
+def build_config(o: Options, engines: list[EngineConfig], limits: list[Limits], seed: int) -> MatchConfig:
+    settings = GameSettings(
+        limits=(limits[0], limits[1]), draw=o.draw, resign=o.resign, maxmoves=o.maxmoves, stall_timeout=o.stall_timeout
     )
-    if openings_spec is not None:
-        path = openings_spec["file"]
-        if path == "default":
-            path = DEFAULT_BOOK
-        if not os.path.exists(path):
-            raise UsageError(f"-openings: no such file {path!r}")
-        try:
-            plies = _int("-openings plies", openings_spec["plies"]) if "plies" in openings_spec else None
-            book = OpeningBook(
-                load_book(path, openings_spec.get("format"), plies),
-                order=openings_spec.get("order", "sequential"),
-                start=_int("-openings start", openings_spec.get("start", "1")),
-            )
-        except OpeningError as error:
-            raise UsageError(f"-openings: {error}") from None
-        config.openings = book.sequence(config.openings_needed(), seed)
+    return MatchConfig(
+        engines=tuple(engines),
+        limits=tuple(limits),
+        games=o.games or 1,
+        rounds=o.rounds or 1,
+        settings=settings,
+        opening_policy=(o.openings or {}).get("policy", "default"),
+        seed=seed,
+        **{name: getattr(o, name) for name in PASSED_THROUGH},
+    )
+
+
+def load_openings(spec: dict[str, str], config: MatchConfig) -> None:
+    """Fill ``config.openings`` from ``-openings`` (enough for the whole schedule)."""
+    path = spec["file"]
+    if path == "default":
+        path = DEFAULT_BOOK
+    if not os.path.exists(path):
+        raise UsageError(f"-openings: no such file {path!r}")
+    try:
+        plies = _int("-openings plies", spec["plies"]) if "plies" in spec else None
+        book = OpeningBook(
+            load_book(path, spec.get("format"), plies),
+            order=spec.get("order", "sequential"),
+            start=_int("-openings start", spec.get("start", "1")),
+        )
+    except OpeningError as error:
+        raise UsageError(f"-openings: {error}") from None
+    needed = config.openings_needed()
+    config.openings = book.sequence(needed if needed is not None else len(book.openings), config.seed)
+
+
+def parse_args(argv: Sequence[str]) -> tuple[MatchConfig, int]:
+    """The match configuration and the random seed; raises ``UsageError`` (``HelpRequested``)."""
+    options = read_options(argv)
+    check_options(options)
+    engines, limits = build_engines(options)
+    seed = options.seed if options.seed is not None else int(time.time() * 1000) % 2**31
+    config = build_config(options, engines, limits, seed)
+    if options.openings is not None:
+        load_openings(options.openings, config)
     return config, seed
+
+
+def unrunnable(config: EngineConfig) -> str | None:
+    """Why ``config``'s command cannot be run (not found, not executable), or ``None``."""
+    program = config.argv()[0]
+    if os.sep in program or (os.altsep and os.altsep in program):
+        path = os.path.join(config.dir, program) if config.dir and not os.path.isabs(program) else program
+        if not os.path.isfile(path):
+            return f"no such file {program!r}"
+        if not os.access(path, os.X_OK):
+            return f"{program!r} is not executable"
+        return None
+    if shutil.which(program) is None:
+        return f"command not found: {program!r}"
+    return None
+
+
+def check_commands(config: MatchConfig) -> None:
+    """Every engine's command must exist before any game starts."""
+    for i, engine in enumerate(config.engines, 1):
+        problem = unrunnable(engine)
+        if problem:
+            raise UsageError(f"engine {i} ({engine.name or engine.cmd}): {problem}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -372,12 +576,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         config, _ = parse_args(args)
+        check_commands(config)
+    except HelpRequested as request:
+        print(request.text)
+        return 0
     except UsageError as error:
-        if str(error) == "help":
-            print(__doc__.strip())
-            return 0
         print(f"alice-match: {error}", file=sys.stderr)
         return 2
+    if not config.two_engines and config.games % config.repeat:
+        print(f"warning: {config.repeat} opening repetitions vs {config.games} games per encounter", file=sys.stderr)
     status, _ = run_match(config)
     return status
 

@@ -4,6 +4,12 @@ Every move an engine sends is checked; an illegal move, a loss on time, a crash 
 ends the game against that engine. Clocks are kept here: the time of a move runs from
 writing ``go`` to reading ``bestmove``. The game also ends on mate, stalemate, the fifty-move
 rule, threefold repetition (boards included), bare kings, and by adjudication when asked.
+
+Pondering (an engine started with ``ponder`` that offers the ``Ponder`` option), as
+cutechess-cli does it: after ``bestmove X ponder Y`` the engine gets ``position ... X Y`` and
+``go ponder`` with the clocks while its opponent thinks. If the opponent plays Y it gets
+``ponderhit`` and its clock runs from then on; otherwise ``stop`` (that bestmove is
+discarded) and a normal ``position`` + ``go``. Time spent pondering is never charged.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from engine.position import STARTING_FEN
 
 from .openings import Opening
 from .tc import Clock, Limits
-from .uci_process import Disconnected, Stalled, UciProcess
+from .uci_process import Disconnected, SearchResult, Stalled, UciProcess
 
 COLOR_NAMES = {chess.WHITE: "White", chess.BLACK: "Black"}
 
@@ -31,7 +37,7 @@ ILLEGAL_MOVE = "illegal move"
 ABANDONED = "abandoned"
 STALLED = "stalled connection"
 
-_DRAW_TEXT = {
+DRAW_TEXT = {
     "stalemate": "Draw by stalemate",
     "fifty-move rule": "Draw by fifty moves rule",
     "threefold repetition": "Draw by 3-fold repetition",
@@ -78,7 +84,8 @@ class GameRecord:
     start_fen: str
     opening_moves: list[int]
     moves: list[int] = field(default_factory=list)  # engine moves after the opening
-    comments: list[str] = field(default_factory=list)
+    infos: list[str] = field(default_factory=list)  # per engine move: "+0.35/12" (or "")
+    times_ms: list[int] = field(default_factory=list)  # per engine move: thinking time
     result: str = "*"
     termination: str = ""
     reason: str = ""  # "White mates", "Black loses on time", ...
@@ -86,6 +93,8 @@ class GameRecord:
     killed: list[bool] = field(default_factory=lambda: [False, False])  # [white, black]: killed (it hung)
     clocks: dict[bool, list[int]] = field(default_factory=dict)
     duration: float = 0.0
+    final_fen: str = ""
+    ponderhits: int = 0  # moves answered after a ponderhit
 
     @property
     def all_moves(self) -> list[int]:
@@ -100,6 +109,25 @@ class GameRecord:
         if self.result == "0-1":
             return 0.0 if color else 1.0
         return None
+
+    def comments(self, emt: bool = False) -> list[str]:
+        """Move comments: ``+0.35/12 0.123s`` (cutechess), or ``+0.35/12 [%emt 0:00:00.123]``."""
+        return [
+            f"{info} {emt_command(ms) if emt else f'{ms / 1000:.3g}s'}".strip()
+            for info, ms in zip(self.infos, self.times_ms)
+        ]
+
+
+def emt_command(ms: int) -> str:
+    """The PGN elapsed-move-time command: ``[%emt 0:01:02.345]``.
+
+    >>> emt_command(62345)
+    '[%emt 0:01:02.345]'
+    """
+    seconds, millis = divmod(ms, 1000)
+    minutes, seconds = divmod(seconds, 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"[%emt {hours}:{minutes:02d}:{seconds:02d}.{millis:03d}]"
 
 
 def _go_args(limits: Limits, clocks: dict[bool, Clock] | None, side: bool) -> tuple[str, float | None, bool]:
@@ -148,122 +176,212 @@ class Referee:
             pos.push(m)
         record = GameRecord(start_fen=opening.fen, opening_moves=opening_moves)
         try:
-            self._play(pos, opening, record)
+            _Game(self, pos, opening, record).run()
         finally:
             record.duration = time.monotonic() - started
+            record.final_fen = pos.fen()
         return record
 
-    def _end(self, record: GameRecord, result: str, termination: str, reason: str) -> None:
-        record.result, record.termination, record.reason = result, termination, reason
 
-    def _forfeit(self, record: GameRecord, loser: bool, termination: str, reason: str) -> None:
-        """``loser`` loses; ``reason`` follows the colour name (``loses on time``, ``'s connection stalls``)."""
-        sep = "" if reason.startswith("'") else " "
-        self._end(record, "0-1" if loser else "1-0", termination, f"{COLOR_NAMES[loser]}{sep}{reason}")
+class _Game:
+    """The state of one game in play: position, clocks, adjudication counters, ponder moves."""
 
-    def _play(self, pos: Position, opening: Opening, record: GameRecord) -> None:
-        s = self.settings
-        white_limits, black_limits = s.limits
-        limits = {chess.WHITE: white_limits, chess.BLACK: black_limits}
-        clocks: dict[bool, Clock] | None = None
-        if white_limits.has_clock() or black_limits.has_clock():
-            if not (white_limits.has_clock() and black_limits.has_clock()):
-                raise ValueError("either both players have a clock (tc=) or neither")
-            assert white_limits.tc is not None and black_limits.tc is not None
-            clocks = {chess.WHITE: Clock(white_limits.tc), chess.BLACK: Clock(black_limits.tc)}
-            record.clocks = {c: clocks[c].history for c in (chess.WHITE, chess.BLACK)}
+    def __init__(self, referee: Referee, pos: Position, opening: Opening, record: GameRecord) -> None:
+        self.players = referee.players
+        self.settings = s = referee.settings
+        self.pos = pos
+        self.record = record
+        self.limits = {chess.WHITE: s.limits[0], chess.BLACK: s.limits[1]}
+        self.clocks = self._make_clocks()
+        self.start_fen = None if opening.fen == STARTING_FEN else opening.fen
+        self.sent_moves = list(opening.moves)  # plain UCI, as sent in ``position``
+        self.resign_count = {chess.WHITE: 0, chess.BLACK: 0}
+        self.resign_win_count = {chess.WHITE: 0, chess.BLACK: 0}
+        self.draw_count = 0
+        self.expected: dict[bool, int | None] = {chess.WHITE: None, chess.BLACK: None}  # ponder moves
+
+    def _make_clocks(self) -> dict[bool, Clock] | None:
+        white, black = self.limits[chess.WHITE], self.limits[chess.BLACK]
+        if not (white.has_clock() or black.has_clock()):
+            return None
+        if not (white.has_clock() and black.has_clock()):
+            raise ValueError("either both players have a clock (tc=) or neither")
+        assert white.tc is not None and black.tc is not None
+        clocks = {chess.WHITE: Clock(white.tc), chess.BLACK: Clock(black.tc)}
+        self.record.clocks = {c: clocks[c].history for c in (chess.WHITE, chess.BLACK)}
+        return clocks
+
+    # ------------------------------------------------------------------ the game
+    def run(self) -> None:
+        """Play to the end: start both engines on a new game, then move after move."""
+        if not self._new_game():
+            return
+        try:
+            while not self._over():
+                side = bool(self.pos.turn)
+                answer = self._think(side)
+                if answer is None or not self._in_time(side, answer):
+                    return
+                if not self._play_move(side, answer):
+                    return
+                if self._adjudicated(side, answer.info.score_cp()):
+                    return
+                self._start_pondering(side, answer)
+        finally:
+            self._stop_pondering()
+
+    def _new_game(self) -> bool:
+        """``ucinewgame`` + ``isready`` to both; a side that fails loses."""
         for color in (chess.WHITE, chess.BLACK):
             try:
-                self.players[color].new_game(s.ready_timeout)
+                self.players[color].new_game(self.settings.ready_timeout)
             except Disconnected:
-                record.disconnected[0 if color else 1] = True
-                self._forfeit(record, color, ABANDONED, "disconnects")
-                return
+                self._disconnected(color)
+                return False
             except Stalled:
-                self._kill(record, color)
-                self._forfeit(record, color, STALLED, "'s connection stalls")
-                return
-        start_fen = None if opening.fen == STARTING_FEN else opening.fen
-        sent_moves = list(opening.moves)
-        resign_count = {chess.WHITE: 0, chess.BLACK: 0}
-        resign_win_count = {chess.WHITE: 0, chess.BLACK: 0}
-        draw_count = 0
-        plies_played = len(record.opening_moves)
-        while True:
-            outcome = pos.outcome()
-            if outcome is not None:
-                if outcome.termination == "checkmate":
-                    reason = f"{COLOR_NAMES[bool(outcome.winner)]} mates"
-                else:
-                    reason = _DRAW_TEXT[outcome.termination]
-                self._end(record, outcome.result, NORMAL, reason)
-                return
-            if s.maxmoves is not None and plies_played >= 2 * s.maxmoves:
-                self._end(record, "1/2-1/2", ADJUDICATION, "Draw by adjudication: maximum number of moves")
-                return
-            side = bool(pos.turn)
-            player = self.players[side]
-            go_args, timeout, timed = _go_args(limits[side], clocks, side)
-            if timeout is None:
-                timeout = s.stall_timeout
-            try:
-                player.position(start_fen, sent_moves)
-                answer = player.go(go_args, timeout)
-            except Disconnected:
-                record.disconnected[0 if side else 1] = True
-                self._forfeit(record, side, ABANDONED, "disconnects")
-                return
-            except Stalled:
-                if not player.stop_search(s.stop_timeout):
-                    self._kill(record, side)
-                if timed:
-                    self._forfeit(record, side, TIME_FORFEIT, "loses on time")
-                else:
-                    self._forfeit(record, side, STALLED, "'s connection stalls")
-                return
-            if clocks is not None and not clocks[side].spend(answer.elapsed_ms, limits[side].margin_ms):
-                self._forfeit(record, side, TIME_FORFEIT, "loses on time")
-                return
-            movetime = limits[side].movetime_ms
-            if movetime is not None and answer.elapsed_ms > movetime + limits[side].margin_ms:
-                self._forfeit(record, side, TIME_FORFEIT, "loses on time")
-                return
-            try:
-                m = parse_uci(pos, answer.move)
-            except MoveError:
-                self._forfeit(record, side, ILLEGAL_MOVE, f"makes an illegal move: {answer.move or '(none)'}")
-                return
-            comment = answer.info.pgn_text()
-            comment = f"{comment} {answer.elapsed_ms / 1000:.3g}s".strip()
-            record.moves.append(m)
-            record.comments.append(comment)
-            sent_moves.append(move_to_uci(pos, m))
-            pos.push(m)
-            plies_played += 1
-            score = answer.info.score_cp()
-            if s.draw is not None:
-                # as cutechess: count consecutive near-zero scores from the start, adjudicate
-                # once the game has reached full move ``movenumber``
-                draw_count = draw_count + 1 if score is not None and abs(score) <= s.draw.score else 0
-                if plies_played // 2 >= s.draw.movenumber and draw_count >= 2 * s.draw.movecount:
-                    self._end(record, "1/2-1/2", ADJUDICATION, "Draw by adjudication")
-                    return
-            if s.resign is not None:
-                losing = score is not None and score <= -s.resign.score
-                winning = score is not None and score >= s.resign.score
-                resign_count[side] = resign_count[side] + 1 if losing else 0
-                resign_win_count[side] = resign_win_count[side] + 1 if winning else 0
-                loser: bool | None = None
-                if resign_count[side] >= s.resign.movecount:
-                    loser = side
-                elif s.resign.twosided and resign_win_count[side] >= s.resign.movecount:
-                    loser = not side
-                if loser is not None:
-                    winner = not loser
-                    result = "1-0" if winner else "0-1"
-                    self._end(record, result, ADJUDICATION, f"{COLOR_NAMES[winner]} wins by adjudication")
-                    return
+                self._kill(color)
+                self._forfeit(color, STALLED, "'s connection stalls")
+                return False
+        return True
 
-    def _kill(self, record: GameRecord, color: bool) -> None:
+    def _over(self) -> bool:
+        """Mate, a rule draw or the move limit ends the game."""
+        outcome = self.pos.outcome()
+        if outcome is not None:
+            if outcome.termination == "checkmate":
+                reason = f"{COLOR_NAMES[bool(outcome.winner)]} mates"
+            else:
+                reason = DRAW_TEXT[outcome.termination]
+            self._end(outcome.result, NORMAL, reason)
+            return True
+        plies = len(self.record.all_moves)
+        if self.settings.maxmoves is not None and plies >= 2 * self.settings.maxmoves:
+            self._end("1/2-1/2", ADJUDICATION, "Draw by adjudication: maximum number of moves")
+            return True
+        return False
+
+    def _think(self, side: bool) -> SearchResult | None:
+        """The engine's answer for ``side`` to move (after a ponderhit if it guessed our
+        last move), or ``None`` when it has lost by disconnecting or stalling."""
+        player = self.players[side]
+        go_args, timeout, timed = _go_args(self.limits[side], self.clocks, side)
+        if timeout is None:
+            timeout = self.settings.stall_timeout
+        try:
+            if player.pondering:
+                if self.expected[side] == self.record.all_moves[-1]:
+                    self.record.ponderhits += 1
+                    return player.ponderhit(timeout)
+                if not player.stop_search(self.settings.stop_timeout):
+                    if not player.alive():
+                        self._disconnected(side)
+                    else:
+                        self._kill(side)
+                        self._forfeit(side, STALLED, "'s connection stalls")
+                    return None
+            player.position(self.start_fen, self.sent_moves)
+            return player.go(go_args, timeout)
+        except Disconnected:
+            self._disconnected(side)
+        except Stalled:
+            if not player.stop_search(self.settings.stop_timeout):
+                self._kill(side)
+            if timed:
+                self._forfeit(side, TIME_FORFEIT, "loses on time")
+            else:
+                self._forfeit(side, STALLED, "'s connection stalls")
+        return None
+
+    def _in_time(self, side: bool, answer: SearchResult) -> bool:
+        """Charge the clock; a flag fall (or a ``st=`` overrun) loses on time."""
+        limits = self.limits[side]
+        if self.clocks is not None and not self.clocks[side].spend(answer.elapsed_ms, limits.margin_ms):
+            self._forfeit(side, TIME_FORFEIT, "loses on time")
+            return False
+        if limits.movetime_ms is not None and answer.elapsed_ms > limits.movetime_ms + limits.margin_ms:
+            self._forfeit(side, TIME_FORFEIT, "loses on time")
+            return False
+        return True
+
+    def _play_move(self, side: bool, answer: SearchResult) -> bool:
+        """Check the move and make it; an illegal move loses."""
+        try:
+            m = parse_uci(self.pos, answer.move)
+        except MoveError:
+            self._forfeit(side, ILLEGAL_MOVE, f"makes an illegal move: {answer.move or '(none)'}")
+            return False
+        self.record.moves.append(m)
+        self.record.infos.append(answer.info.pgn_text())
+        self.record.times_ms.append(answer.elapsed_ms)
+        self.sent_moves.append(move_to_uci(self.pos, m))
+        self.pos.push(m)
+        return True
+
+    def _adjudicated(self, side: bool, score: int | None) -> bool:
+        """``-draw`` and ``-resign`` adjudication after ``side``'s move reported ``score``."""
+        s = self.settings
+        if s.draw is not None:
+            # as cutechess: count consecutive near-zero scores from the start, adjudicate
+            # once the game has reached full move ``movenumber``
+            self.draw_count = self.draw_count + 1 if score is not None and abs(score) <= s.draw.score else 0
+            plies = len(self.record.all_moves)
+            if plies // 2 >= s.draw.movenumber and self.draw_count >= 2 * s.draw.movecount:
+                self._end("1/2-1/2", ADJUDICATION, "Draw by adjudication")
+                return True
+        if s.resign is not None:
+            losing = score is not None and score <= -s.resign.score
+            winning = score is not None and score >= s.resign.score
+            self.resign_count[side] = self.resign_count[side] + 1 if losing else 0
+            self.resign_win_count[side] = self.resign_win_count[side] + 1 if winning else 0
+            loser: bool | None = None
+            if self.resign_count[side] >= s.resign.movecount:
+                loser = side
+            elif s.resign.twosided and self.resign_win_count[side] >= s.resign.movecount:
+                loser = not side
+            if loser is not None:
+                winner = not loser
+                self._end("1-0" if winner else "0-1", ADJUDICATION, f"{COLOR_NAMES[winner]} wins by adjudication")
+                return True
+        return False
+
+    # ------------------------------------------------------------------ pondering
+    def _start_pondering(self, side: bool, answer: SearchResult) -> None:
+        """After ``side``'s move, let it think on the reply it expects (``go ponder``)."""
+        player = self.players[side]
+        if not player.can_ponder or answer.ponder is None or self.pos.outcome() is not None:
+            return
+        try:
+            expected = parse_uci(self.pos, answer.ponder)
+        except MoveError:
+            return  # a ponder move that is not legal here: no pondering, no penalty
+        go_args, _, _ = _go_args(self.limits[side], self.clocks, side)
+        try:
+            player.position(self.start_fen, [*self.sent_moves, move_to_uci(self.pos, expected)])
+            player.go_ponder(go_args)
+        except Disconnected:
+            return  # found out at its next move
+        self.expected[side] = expected
+
+    def _stop_pondering(self) -> None:
+        """At the end of the game, stop any engine still pondering (its bestmove is discarded)."""
+        for color in (chess.WHITE, chess.BLACK):
+            player = self.players[color]
+            if player.pondering and not player.stop_search(self.settings.stop_timeout) and player.alive():
+                self._kill(color)
+
+    # ------------------------------------------------------------------ endings
+    def _end(self, result: str, termination: str, reason: str) -> None:
+        self.record.result, self.record.termination, self.record.reason = result, termination, reason
+
+    def _forfeit(self, loser: bool, termination: str, reason: str) -> None:
+        """``loser`` loses; ``reason`` follows the colour name (``loses on time``, ``'s connection stalls``)."""
+        sep = "" if reason.startswith("'") else " "
+        self._end("0-1" if loser else "1-0", termination, f"{COLOR_NAMES[loser]}{sep}{reason}")
+
+    def _disconnected(self, color: bool) -> None:
+        self.record.disconnected[0 if color else 1] = True
+        self._forfeit(color, ABANDONED, "disconnects")
+
+    def _kill(self, color: bool) -> None:
         self.players[color].kill()
-        record.killed[0 if color else 1] = True
+        self.record.killed[0 if color else 1] = True

@@ -1,36 +1,59 @@
-"""A match between two engines: schedule, engine processes per worker, score, PGN, output.
+"""A match or a tournament: the schedule, engine processes per worker, scores, PGN, output.
 
-Games are numbered from 1. Game ``i`` (0-based) gives White to the first engine when ``i``
-is even and to the second when odd; with ``repeat`` the same opening is played ``repeat``
-times in a row (so colours swap on it). Output lines follow cutechess-cli.
+Games are numbered from 1 in the order the schedule hands them out (``schedule``). Each
+worker (``-concurrency``) keeps the processes of the engines of its last game and starts
+the ones its next game needs. Output lines follow cutechess-cli:
+
+- two engines: ``Started game``/``Finished game`` and a ``Score of A vs B`` line per game;
+  every ``rating_interval`` games and at the end the colour split, the Elo difference with
+  its error, LOS, DrawRatio (and the SPRT state).
+- more engines: ``Started game``/``Finished game`` per game; every ``rating_interval`` games
+  the standings (``-resultformat``); at the end the standings and a crosstable (a knockout
+  prints its bracket first, as cutechess does). Each move's PGN comment carries its time
+  as ``[%emt H:MM:SS.mmm]`` (two-engine matches keep cutechess's ``0.123s``).
+- ``Finished match`` last.
+
+The PGN is appended game by game (in the order games finish) and closed after each, so a
+killed run loses only the games it was playing; ``-resume`` continues from it. A game cut
+short by Ctrl-C is neither counted nor written.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
-import math
 import sys
 import threading
 from dataclasses import dataclass, field
 from typing import TextIO
 
-
 from .game import GameRecord, GameSettings, Referee
 from .openings import Opening
 from .pgn import build_game, game_text
+from .report import Page, write_report
+from .resume import GAME_NUMBER_TAG, ResumeError, read_played, restore
+from .schedule import DRAW, LOSS, WIN, Knockout, Schedule, Slot, bracket_text, make_schedule
+from .standings import Standings, parse_format
 from .stats import Elo, Sprt, SprtResult
 from .tc import Limits
 from .uci_process import EngineConfig, EngineError, UciProcess
 
+HALF_POINTS = {"1-0": WIN, "1/2-1/2": DRAW, "0-1": LOSS}  # White's, by result
+CONDITION_POLL = 0.5  # seconds a worker waiting for results (knockout) sleeps between checks
+
+
+class SetupError(ValueError):
+    """A tournament that cannot start (duplicate engine names, a PGN that cannot be resumed)."""
+
 
 @dataclass
 class MatchConfig:
-    engines: tuple[EngineConfig, EngineConfig]
-    limits: tuple[Limits, Limits]  # per engine (not per colour)
-    games: int = 1
+    engines: tuple[EngineConfig, ...]
+    limits: tuple[Limits, ...]  # per engine (not per colour)
+    games: int = 1  # per encounter
     rounds: int = 1
     repeat: int = 1  # how many times each opening is played (2 with -repeat)
-    openings: list[Opening] = field(default_factory=list)  # one per opening slot; empty: the start position
+    openings: list[Opening] = field(default_factory=list)  # by opening index (wrapping); empty: start position
     pgnout: str | None = None
     pgn_min: bool = False
     concurrency: int = 1
@@ -42,18 +65,49 @@ class MatchConfig:
     rating_interval: int = 10
     debug: bool = False
     start_timeout: float = 10.0
+    tournament: str = "round-robin"
+    swap: bool = True  # -noswap turns it off
+    reverse: bool = False
+    seeds: int | None = None
+    opening_policy: str = "default"
+    seed: int = 0  # -srand: random opening order, knockout draw of unseeded engines
+    epdout: str | None = None
+    outcome_interval: int = 0
+    wait_ms: int = 0
+    result_format: list[str] = field(default_factory=lambda: parse_format("default"))
+    report: str | None = None
+    resume: bool = False
+
+    def schedule(self) -> Schedule:
+        """A fresh schedule for these settings."""
+        return make_schedule(
+            self.tournament, len(self.engines), self.games, self.rounds, repeat=self.repeat, swap=self.swap,
+            reverse=self.reverse, policy=self.opening_policy, seeds=self.seeds, seed=self.seed,
+        )  # fmt: skip
 
     @property
     def total_games(self) -> int:
-        return self.games * self.rounds
+        """Games scheduled (a knockout adds tie-break games as it goes)."""
+        return self.schedule().final_count
 
-    def openings_needed(self) -> int:
-        return math.ceil(self.total_games / max(1, self.repeat))
+    def openings_needed(self) -> int | None:
+        """How many openings the schedule uses (``None``: not known in advance, a knockout)."""
+        schedule = self.schedule()
+        if schedule.kind == "knockout":
+            return None
+        last = -1
+        while (slot := schedule.next_slot()) is not None:
+            last = slot.opening
+        return last + 1
+
+    @property
+    def two_engines(self) -> bool:
+        return len(self.engines) == 2
 
 
 @dataclass
 class Score:
-    """Results from the first engine's point of view, split by its colour."""
+    """Results from the first engine's point of view, split by its colour (two-engine output)."""
 
     wins: int = 0
     losses: int = 0
@@ -87,24 +141,31 @@ def score_line(a: str, b: str, w: int, losses: int, d: int) -> str:
 
 
 class Match:
-    """Runs a ``MatchConfig``; ``run()`` returns the exit status (0, or 1 if the match was aborted)."""
+    """Runs a ``MatchConfig``; ``run()`` returns the exit status (0; 1 if the match was
+    aborted; 2 if it could not start: duplicate engine names, a PGN that cannot be resumed)."""
 
     def __init__(self, config: MatchConfig, out: TextIO | None = None, err: TextIO | None = None) -> None:
         self.config = config
         self.out = out or sys.stdout
         self.err = err or sys.stderr
-        self.score = Score()
-        self.records: dict[int, GameRecord] = {}
+        self.schedule = config.schedule()
         self.names = [c.name or "" for c in config.engines]
+        self.score = Score()
+        self.standings = Standings(self.names, [lim.describe() for lim in config.limits], self.schedule.seed_count())
+        self.records: dict[int, GameRecord] = {}
+        self.resumed = 0  # games read back from the PGN (-resume)
         self._lock = threading.Lock()
-        self._next = 0
+        self._results = threading.Condition(self._lock)  # notified when a game finishes
         self._finished = 0
+        self._replay: list[Slot] = []  # games to play again first (-resume)
         self._stop = threading.Event()
         self._aborted = False
+        self._interrupted = False
         self._processes: list[UciProcess] = []
         self.sprt_result: SprtResult | None = None
-        if config.pgnout:
-            open(config.pgnout, "a", encoding="utf-8").close()  # fail early on a bad path
+        for path in (config.pgnout, config.epdout):
+            if path:
+                open(path, "a", encoding="utf-8").close()  # fail early on a bad path
 
     # --------------------------------------------------------------- output
     def say(self, line: str) -> None:
@@ -115,30 +176,28 @@ class Match:
         if self.config.debug:
             print(line, file=self.err, flush=True)
 
-    # ------------------------------------------------------------ schedule
-    def _take_game(self) -> int | None:
-        with self._lock:
-            if self._stop.is_set() or self._next >= self.config.total_games:
-                return None
-            number = self._next
-            self._next += 1
-            return number
-
-    def opening_for(self, index: int) -> Opening:
-        slot = index // max(1, self.config.repeat)
-        if not self.config.openings:
-            return Opening()
-        return self.config.openings[slot % len(self.config.openings)]
-
-    def white_engine(self, index: int) -> int:
-        """Which engine (0 or 1) has White in game ``index``."""
-        return index % 2
+    def _warn(self, line: str) -> None:
+        if line.startswith("warning:"):
+            print(line, file=self.err, flush=True)
 
     # ------------------------------------------------------------- running
     def run(self) -> int:
+        try:
+            self._name_engines()
+            if self.config.resume:
+                self._resume()
+        except EngineError as error:
+            self.say(f"Error: {error}; stopping the match")
+            return 1
+        except (SetupError, ResumeError) as error:
+            print(f"alice-match: {error}", file=self.err, flush=True)
+            return 2
+        except KeyboardInterrupt:
+            self._interrupt()
+            return 1
         workers = [
             threading.Thread(target=self._worker, name=f"match-worker-{i}", daemon=True)
-            for i in range(max(1, min(self.config.concurrency, self.config.total_games)))
+            for i in range(max(1, self.config.concurrency))
         ]
         for worker in workers:
             worker.start()
@@ -147,15 +206,58 @@ class Match:
                 while worker.is_alive():
                     worker.join(0.2)
         except KeyboardInterrupt:
-            self._stop.set()
-            self._aborted = True
-            self.say("Interrupted: stopping the match")
-            with self._lock:
-                processes = list(self._processes)
-            for process in processes:
-                process.kill()
+            self._interrupt()
         self._final_report()
         return 1 if self._aborted else 0
+
+    def _interrupt(self) -> None:
+        """Ctrl-C: stop, kill the engines; the games in progress are dropped (not counted)."""
+        self._interrupted = True
+        self._abort()
+        self.say("Interrupted: stopping the match")
+        with self._lock:
+            processes = list(self._processes)
+        for process in processes:
+            process.kill()
+
+    def _abort(self) -> None:
+        self._aborted = True
+        self._stop.set()
+        with self._results:
+            self._results.notify_all()
+
+    def _name_engines(self) -> None:
+        """Names for engines without ``name=`` (their ``id name``), when a tournament table or
+        a resumed PGN needs them before the first game; they must all differ."""
+        unnamed = [i for i, name in enumerate(self.names) if not name]
+        if unnamed and (not self.config.two_engines or self.config.resume):
+            for which in unnamed:
+                self._start_engine(which).quit()
+        if all(self.names):
+            seen: dict[str, int] = {}
+            for i, name in enumerate(self.names):
+                if name in seen:
+                    raise SetupError(f"engines {seen[name] + 1} and {i + 1} are both named {name!r}: give name=")
+                seen[name] = i
+
+    def _set_name(self, which: int, name: str) -> None:
+        self.names[which] = name
+        self.standings.rename(which, name)
+
+    def _resume(self) -> None:
+        """Read back the games of the PGN; the missing ones are played first, then the rest."""
+        path = self.config.pgnout
+        assert path is not None
+        played, dropped = read_played(path)
+        if dropped:
+            self.say(f"Removed an unfinished game from the end of {path}")
+        found, self._replay = restore(self.schedule, self.names, self.config.openings, played, path)
+        for slot, game in found:
+            self._count(slot, game.result, game.termination, game.reason)
+        self.resumed = len(found)
+        if found:
+            self.say(f"Resumed {len(found)} games from {path}")
+        self._check_sprt()
 
     def _start_engine(self, which: int) -> UciProcess:
         config = self.config.engines[which]
@@ -164,77 +266,160 @@ class Match:
         )
         with self._lock:
             self._processes.append(process)
-        process.start(self.config.start_timeout)
+        try:
+            process.start(self.config.start_timeout)
+        except EngineError:
+            process.kill()
+            raise
         with self._lock:
             if not self.names[which]:
-                self.names[which] = process.name
+                self._set_name(which, process.name)
         return process
 
-    def _warn(self, line: str) -> None:
-        if line.startswith("warning:"):
-            print(line, file=self.err, flush=True)
+    def _take_slot(self) -> Slot | None:
+        """The next game to play; waits while a knockout needs results first; ``None`` when done."""
+        with self._results:
+            while not self._stop.is_set():
+                if self._replay:
+                    return self._replay.pop(0)
+                slot = self.schedule.next_slot()
+                if slot is not None:
+                    return slot
+                if not self.schedule.more_may_come():
+                    return None
+                self._results.wait(CONDITION_POLL)
+            return None
 
     def _worker(self) -> None:
-        processes: list[UciProcess | None] = [None, None]
+        processes: dict[int, UciProcess] = {}
         try:
             while True:
-                index = self._take_game()
-                if index is None:
+                slot = self._take_slot()
+                if slot is None:
                     return
+                if self.config.wait_ms and self._finished:
+                    self._stop.wait(self.config.wait_ms / 1000)
                 try:
-                    for which in (0, 1):
-                        proc = processes[which]
-                        if proc is None or not proc.alive() or self.config.engines[which].restart:
-                            if proc is not None:
-                                proc.quit()
-                            processes[which] = self._start_engine(which)
+                    self._engines_for(processes, (slot.white, slot.black))
                 except EngineError as error:
                     self.say(f"Error: {error}; stopping the match")
                     self._abort()
                     return
-                white = self.white_engine(index)
-                players = (processes[white], processes[1 - white])
-                assert players[0] is not None and players[1] is not None
-                self._play(index, white, (players[0], players[1]))
-                for which in (0, 1):
-                    proc = processes[which]
-                    if proc is not None and not proc.alive():
+                try:
+                    self._play(slot, (processes[slot.white], processes[slot.black]))
+                except Exception as error:  # a bug: stop rather than wait for this game forever
+                    self.say(f"Error: internal: {type(error).__name__}: {error}; stopping the match")
+                    self._abort()
+                    raise
+                for proc in processes.values():
+                    if not proc.alive():
                         proc.kill()  # reap it; a new one is started for the next game
         finally:
-            for proc in processes:
+            for proc in processes.values():
+                proc.quit()
+
+    def _engines_for(self, processes: dict[int, UciProcess], needed: tuple[int, int]) -> None:
+        """Quit the engines the next game does not need; (re)start the ones it does."""
+        for which in [w for w in processes if w not in needed]:
+            processes.pop(which).quit()
+        for which in needed:
+            proc = processes.get(which)
+            if proc is None or not proc.alive() or self.config.engines[which].restart:
                 if proc is not None:
                     proc.quit()
+                processes[which] = self._start_engine(which)
 
-    def _abort(self) -> None:
-        self._aborted = True
-        self._stop.set()
+    def _game_settings(self, slot: Slot) -> GameSettings:
+        limits = (self.config.limits[slot.white], self.config.limits[slot.black])
+        if self.config.settings is None:
+            return GameSettings(limits=limits)
+        return dataclasses.replace(self.config.settings, limits=limits)
 
-    def _play(self, index: int, white: int, players: tuple[UciProcess, UciProcess]) -> None:
-        config = self.config
-        number = index + 1
-        white_name, black_name = self.names[white], self.names[1 - white]
-        self.say(f"Started game {number} of {config.total_games} ({white_name} vs {black_name})")
-        settings = config.settings or GameSettings(limits=config.limits)
-        limits = (config.limits[white], config.limits[1 - white])
-        settings = GameSettings(
-            limits=limits,
-            draw=settings.draw,
-            resign=settings.resign,
-            maxmoves=settings.maxmoves,
-            stall_timeout=settings.stall_timeout,
-            ready_timeout=settings.ready_timeout,
-            stop_timeout=settings.stop_timeout,
-        )
+    def opening_for(self, slot: Slot) -> Opening:
+        openings = self.config.openings
+        return openings[slot.opening % len(openings)] if openings else Opening()
+
+    def _play(self, slot: Slot, players: tuple[UciProcess, UciProcess]) -> None:
+        with self._lock:
+            total = self.schedule.final_count
+            white_name, black_name = self.names[slot.white], self.names[slot.black]
+            print(f"Started game {slot.number} of {total} ({white_name} vs {black_name})", file=self.out, flush=True)
         started = datetime.datetime.now()
-        opening = self.opening_for(index)
-        record = Referee(players, settings, self._debug if config.debug else None).play(opening)
+        log = self._debug if self.config.debug else None
+        record = Referee(players, self._game_settings(slot), log).play(self.opening_for(slot))
+        if self._interrupted:
+            return
+        crashed = [self.names[(slot.white, slot.black)[i]] for i in (0, 1) if record.disconnected[i]]
+        with self._lock:
+            self._record(slot, record, started)
+        for name in crashed:
+            if self.config.recover:
+                self.say(f"Engine {name} disconnected; restarting it (-recover)")
+            else:
+                self.say(f"Engine {name} disconnected; stopping the match (use -recover to continue)")
+                self._abort()
+
+    # ------------------------------------------------------------- results
+    def _count(self, slot: Slot, result: str, termination: str, reason: str) -> None:
+        """Add a finished game to the schedule, the standings and (two engines) the score."""
+        self.standings.add(slot.white, slot.black, result, termination, reason)
+        if self.config.two_engines:
+            self.score.add(slot.white == 0, result)
+        self._finished += 1
+
+    def _record(self, slot: Slot, record: GameRecord, started: datetime.datetime) -> None:
+        """Count, save and announce a finished game (the lock is held)."""
+        config = self.config
+        self.schedule.finish(slot, HALF_POINTS[record.result])
+        self._count(slot, record.result, record.termination, record.reason)
+        self.records[slot.number] = record
+        self._save(slot, record, started)
+        white_name, black_name = self.names[slot.white], self.names[slot.black]
+        print(
+            f"Finished game {slot.number} ({white_name} vs {black_name}): {record.result} {{{record.reason}}}",
+            file=self.out,
+        )
+        if config.two_engines:
+            print("Score of " + self._score_text(), file=self.out, flush=True)
+            self._check_sprt()
+        self._periodic_reports()
+        self.out.flush()
+        self._results.notify_all()
+
+    def _check_sprt(self) -> None:
+        s = self.score
+        if self.config.sprt is not None and s.games:
+            self.sprt_result = self.config.sprt.status(s.wins, s.losses, s.draws)
+            if self.sprt_result.decision:
+                self._stop.set()
+
+    def _save(self, slot: Slot, record: GameRecord, started: datetime.datetime) -> None:
+        """Append the game to the PGN and its final position to the EPD file."""
+        config = self.config
+        if config.pgnout:
+            comments = [""] * len(record.opening_moves) + (
+                [""] * len(record.moves) if config.pgn_min else record.comments(emt=not config.two_engines)
+            )
+            game = build_game(
+                self._headers(slot, record, started), record.start_fen, record.all_moves, comments, record.reason
+            )
+            with open(config.pgnout, "a", encoding="utf-8") as handle:
+                handle.write(game_text(game, comments=not config.pgn_min))
+        if config.epdout:
+            with open(config.epdout, "a", encoding="utf-8") as handle:
+                handle.write(record.final_fen + "\n")
+
+    def _headers(self, slot: Slot, record: GameRecord, started: datetime.datetime) -> dict[str, str]:
+        config = self.config
+        limits = (config.limits[slot.white], config.limits[slot.black])
         headers = {
             "Event": config.event,
             "Site": config.site,
             "Date": started.strftime("%Y.%m.%d"),
-            "Round": str(number),
-            "White": white_name,
-            "Black": black_name,
+            # a two-engine match numbers its games as rounds; a tournament its rounds
+            "Round": str(slot.number if config.two_engines else slot.round),
+            "White": self.names[slot.white],
+            "Black": self.names[slot.black],
             "Result": record.result,
         }
         if limits[0].pgn_tag() == limits[1].pgn_tag():
@@ -246,45 +431,27 @@ class Match:
         headers["Termination"] = record.termination
         headers["GameStartTime"] = started.isoformat(timespec="seconds")
         headers["GameDuration"] = str(datetime.timedelta(seconds=round(record.duration)))
-        comments = [""] * len(record.opening_moves) + (
-            ["" for _ in record.comments] if config.pgn_min else record.comments
-        )
-        game = build_game(headers, record.start_fen, record.all_moves, comments, record.reason)
-        crashed = [self.names[(white, 1 - white)[i]] for i in (0, 1) if record.disconnected[i]]
-        with self._lock:
-            self.records[number] = record
-            self.score.add(white == 0, record.result)
-            self._finished += 1
-            finished = self._finished
-            if config.pgnout:
-                with open(config.pgnout, "a", encoding="utf-8") as handle:
-                    handle.write(game_text(game, comments=not config.pgn_min))
-            print(
-                f"Finished game {number} ({white_name} vs {black_name}): {record.result} {{{record.reason}}}",
-                file=self.out,
-            )
-            print("Score of " + self._score_text(), file=self.out, flush=True)
-            if config.sprt is not None:
-                self.sprt_result = config.sprt.status(self.score.wins, self.score.losses, self.score.draws)
-                if self.sprt_result.decision:
-                    self._stop.set()
-            if config.rating_interval and finished % config.rating_interval == 0 and finished < config.total_games:
-                print(self._details(), file=self.out, flush=True)
-        for name in crashed:
-            if config.recover:
-                self.say(f"Engine {name} disconnected; restarting it (-recover)")
-            else:
-                self.say(f"Engine {name} disconnected; stopping the match (use -recover to continue)")
-                self._abort()
+        headers[GAME_NUMBER_TAG] = str(slot.number)
+        return headers
 
     # ------------------------------------------------------------- reports
+    def _periodic_reports(self) -> None:
+        """Standings (or the two-engine details) and outcomes every so many games (lock held)."""
+        config = self.config
+        finished, total = self._finished, self.schedule.final_count
+        if config.rating_interval and finished % config.rating_interval == 0 and finished < total:
+            print(self._details() if config.two_engines else self._ranking() + "\n", file=self.out)
+            self._write_report()
+        if config.outcome_interval and finished % config.outcome_interval == 0 and finished < total:
+            print("\n" + self.standings.outcomes_text(), file=self.out)
+
     def _score_text(self) -> str:
         s = self.score
         return score_line(self.names[0], self.names[1], s.wins, s.losses, s.draws)
 
     def _details(self) -> str:
         s = self.score
-        a, _b = self.names
+        a = self.names[0]
         lines = [
             f"...      {a} playing White: " + score_line("", "", *s.white).split(": ", 1)[1],
             f"...      {a} playing Black: " + score_line("", "", *s.black).split(": ", 1)[1],
@@ -296,11 +463,46 @@ class Match:
             lines.append(result.summary())
         return "\n".join(lines)
 
+    def _ranking(self) -> str:
+        """The standings table, after the bracket in a knockout (as cutechess prints it)."""
+        table = self.standings.table_text(self.config.result_format)
+        if isinstance(self.schedule, Knockout):
+            return bracket_text(self.schedule, self.names) + "\n\n" + table
+        return table
+
     def _final_report(self) -> None:
         with self._lock:
-            if self.score.games:
-                print(self._details(), file=self.out)
+            if self.config.two_engines:
+                if self.score.games:
+                    print(self._details(), file=self.out)
+            else:
+                print(self._ranking() + "\n", file=self.out)
+                print(self.standings.crosstable_text() + "\n", file=self.out)
+            if self.config.outcome_interval:
+                print("\n" + self.standings.outcomes_text(), file=self.out)
+            self._write_report(final=True)
             print("Finished match", file=self.out, flush=True)
+
+    def _write_report(self, final: bool = False) -> None:
+        """Rewrite the ``-report`` page (lock held)."""
+        config = self.config
+        if not config.report:
+            return
+        state = "final" if final and not self._aborted else "stopped" if final else "in progress"
+        kind = {"round-robin": "Round robin", "gauntlet": "Gauntlet", "knockout": "Knockout"}[config.tournament]
+        status = (
+            f"{kind}, {len(self.names)} engines, {self._finished} of {self.schedule.final_count} games played "
+            f"({state}); updated {datetime.datetime.now().isoformat(sep=' ', timespec='seconds')}."
+        )
+        headers, rows = self.standings.table(config.result_format)
+        cross_headers, cross_rows = self.standings.crosstable()
+        bracket = bracket_text(self.schedule, self.names) if isinstance(self.schedule, Knockout) else ""
+        title = config.event if config.event != "?" else "Tournament"
+        page = Page(title, status, [("Standings", headers, rows), ("Crosstable", cross_headers, cross_rows)], bracket)
+        try:
+            write_report(config.report, page)
+        except OSError as error:
+            print(f"warning: cannot write the report {config.report}: {error}", file=self.err, flush=True)
 
 
 def run_match(config: MatchConfig, out: TextIO | None = None, err: TextIO | None = None) -> tuple[int, Match]:

@@ -14,10 +14,9 @@ import re
 from dataclasses import dataclass, field
 
 from engine import FenError, MoveError, Position, move_to_uci, parse_uci
-from engine.board import to_engine_move
 from engine.position import STARTING_FEN
 
-from .pgn import read_game
+from .pgn import read_game, uci_moves
 
 DEFAULT_BOOK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "openings.epd")
 
@@ -140,16 +139,8 @@ def load_pgn(path: str, plies: int | None = None) -> list[Opening]:
             number += 1
             if game.errors:
                 raise OpeningError(f"{path}: game {number}: {game.errors[0]}")
-            board = game.board()
-            moves: list[str] = []
-            for move in game.mainline_moves():
-                if plies is not None and len(moves) >= plies:
-                    break
-                moves.append(move_to_uci(board.position, to_engine_move(move)))  # type: ignore[attr-defined]
-                board.push(move)
-            openings.append(
-                _checked(game.board().fen(), moves, f"{path}: game {number}", game.headers.get("Event", ""))
-            )
+            start, moves = uci_moves(game, plies)
+            openings.append(_checked(start, moves, f"{path}: game {number}", game.headers.get("Event", "")))
     return openings
 
 

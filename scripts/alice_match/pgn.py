@@ -14,7 +14,8 @@ from typing import Any, TextIO
 import chess
 import chess.pgn
 
-from engine.board import AliceBoard, to_chess_move
+from engine import move_to_uci
+from engine.board import AliceBoard, to_chess_move, to_engine_move
 from engine.position import STARTING_FEN
 
 
@@ -36,9 +37,41 @@ class AliceGame(chess.pgn.Game):
         self.headers = AliceHeaders(self.headers)
 
 
+class _AliceBuilder(chess.pgn.GameBuilder[chess.pgn.Game]):
+    """Builds ``AliceGame`` objects and notes whether the movetext ended with a result token."""
+
+    def __init__(self) -> None:
+        super().__init__(Game=AliceGame)
+        self.terminated = False
+
+    def visit_result(self, result: str) -> None:
+        self.terminated = True
+        super().visit_result(result)
+
+    def result(self) -> chess.pgn.Game:
+        game = super().result()
+        game.terminated = self.terminated  # type: ignore[attr-defined]
+        return game
+
+
 def read_game(handle: TextIO) -> chess.pgn.Game | None:
-    """The next game of ``handle`` as Alice chess (``None`` at the end of the file)."""
-    return chess.pgn.read_game(handle, Visitor=lambda: chess.pgn.GameBuilder(Game=AliceGame))
+    """The next game of ``handle`` as Alice chess (``None`` at the end of the file); its
+    ``terminated`` attribute says whether the movetext ended with a result (a game cut off
+    by a killed writer has none)."""
+    return chess.pgn.read_game(handle, Visitor=_AliceBuilder)
+
+
+def uci_moves(game: chess.pgn.Game, plies: int | None = None) -> tuple[str, list[str]]:
+    """The start position (compact FEN) and main line (plain UCI, at most ``plies``) of ``game``."""
+    board = game.board()
+    start = board.fen()
+    moves: list[str] = []
+    for move in game.mainline_moves():
+        if plies is not None and len(moves) >= plies:
+            break
+        moves.append(move_to_uci(board.position, to_engine_move(move)))  # type: ignore[attr-defined]
+        board.push(move)
+    return start, moves
 
 
 def build_game(

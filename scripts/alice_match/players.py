@@ -3,7 +3,7 @@
     python -m alice_match.players random   # a uniformly random legal move
     python -m alice_match.players greedy   # mate in one if there is one, else the biggest
                                            # immediate material gain (ties broken at random)
-    python scripts/alice_match/players.py random    # the same from a checkout, not installed
+    PYTHONPATH=.:scripts python -m alice_match.players random   # from a checkout, not installed
 
 Both offer ``UCI_Variant`` (alice) and ``Seed`` (0: seeded from the clock). ``MiniEngine``
 is the UCI loop they share; the test suite's scripted engines build on it.
@@ -11,16 +11,11 @@ is the UCI loop they share; the test suite's scripted engines build on it.
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 import time
 from collections.abc import Sequence
 from typing import TextIO
-
-if __package__ in (None, ""):  # run as a file from a checkout: python scripts/alice_match/players.py random
-    _root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    sys.path[:0] = [_root, os.path.join(_root, "scripts")]
 
 from engine import STARTING_FEN, FenError, MoveError, Position, move_to_uci, parse_uci
 

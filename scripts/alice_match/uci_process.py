@@ -43,6 +43,7 @@ class EngineConfig:
     dir: str | None = None
     options: dict[str, str] = field(default_factory=dict)
     restart: bool = False  # a fresh process for every game
+    ponder: bool = False  # think on the opponent's time (if the engine offers Ponder)
 
     def argv(self) -> list[str]:
         """The command line: ``cmd`` (split like a shell when it has spaces and is no file) plus ``arg=`` values."""
@@ -56,12 +57,20 @@ class EngineConfig:
 
 @dataclass
 class Info:
-    """The last search report before ``bestmove``: score (cp, mate in moves) and depth."""
+    """The last search report before ``bestmove``: score (``("cp", n)`` or ``("mate", moves)``),
+    depth and nodes."""
 
-    cp: int | None = None
-    mate: int | None = None
+    score: tuple[str, int] | None = None
     depth: int | None = None
     nodes: int | None = None
+
+    @property
+    def cp(self) -> int | None:
+        return self.score[1] if self.score is not None and self.score[0] == "cp" else None
+
+    @property
+    def mate(self) -> int | None:
+        return self.score[1] if self.score is not None and self.score[0] == "mate" else None
 
     def score_cp(self) -> int | None:
         """Score in centipawns, mates as +-(30000 - plies) like cutechess adjudication expects."""
@@ -99,10 +108,8 @@ def parse_info(line: str, info: Info) -> None:
                 value = int(tokens[i + 2])
             except ValueError:
                 value = None
-            if value is not None and tokens[i + 1] == "cp":
-                info.cp, info.mate = value, None
-            elif value is not None and tokens[i + 1] == "mate":
-                info.mate, info.cp = value, None
+            if value is not None and tokens[i + 1] in ("cp", "mate"):
+                info.score = (tokens[i + 1], value)
             i += 3
         elif tok == "pv":
             return
@@ -117,6 +124,7 @@ class SearchResult:
     move: str  # the bestmove token, as sent
     elapsed_ms: int
     info: Info
+    ponder: str | None = None  # the move it expects in reply (``bestmove X ponder Y``)
 
 
 class UciProcess:
@@ -136,6 +144,12 @@ class UciProcess:
         self._show_stderr = show_stderr
         self._reader: threading.Thread | None = None
         self._write_lock = threading.Lock()
+        self.pondering = False  # a ``go ponder`` is running
+
+    @property
+    def can_ponder(self) -> bool:
+        """Asked to ponder (``ponder``) and offering the ``Ponder`` option."""
+        return self.config.ponder and "Ponder" in self.options
 
     # -------------------------------------------------------------- process
     @property
@@ -158,6 +172,9 @@ class UciProcess:
                 cwd=self.config.dir or None,
                 text=True,
                 bufsize=1,
+                # Its own session: a Ctrl-C in the terminal reaches the runner only, which then
+                # stops the engines itself (an engine dying of the Ctrl-C would look like a crash).
+                start_new_session=True,
             )
         except OSError as error:
             raise EngineError(f"cannot start engine {argv!r}: {error}") from None
@@ -180,6 +197,11 @@ class UciProcess:
             self.setoption("UCI_Variant", VARIANT)
         elif self.log:
             self.log(f"warning: engine {self.name} offers no UCI_Variant option; assuming it plays Alice chess")
+        if self.config.ponder:
+            if "Ponder" in self.options:
+                self.setoption("Ponder", "true")
+            elif self.log:
+                self.log(f"warning: engine {self.name} offers no Ponder option; it will not ponder")
         for key, value in self.config.options.items():
             self.setoption(key, value)
         self.isready(timeout)
@@ -259,6 +281,23 @@ class UciProcess:
         self._drain()
         started = time.monotonic()
         self.send(f"go {go_args}".strip())
+        return self._bestmove(started, timeout)
+
+    def go_ponder(self, go_args: str) -> None:
+        """Send ``go ponder <args>`` and return at once; ``ponderhit`` or ``stop_search`` ends it."""
+        self._drain()
+        self.send(f"go ponder {go_args}".strip())
+        self.pondering = True
+
+    def ponderhit(self, timeout: float | None) -> SearchResult:
+        """Send ``ponderhit`` and wait for ``bestmove``; the time runs from the ``ponderhit``.
+        The ``info`` lines of the ponder search count (they are about the same position)."""
+        self.pondering = False
+        started = time.monotonic()
+        self.send("ponderhit")
+        return self._bestmove(started, timeout)
+
+    def _bestmove(self, started: float, timeout: float | None) -> SearchResult:
         deadline = None if timeout is None else started + timeout
         info = Info()
         while True:
@@ -268,7 +307,8 @@ class UciProcess:
             elif line.startswith("bestmove"):
                 tokens = line.split()
                 move = tokens[1] if len(tokens) > 1 else ""
-                return SearchResult(move, round((stamp - started) * 1000), info)
+                ponder = tokens[3] if len(tokens) > 3 and tokens[2] == "ponder" else None
+                return SearchResult(move, max(0, round((stamp - started) * 1000)), info, ponder)
 
     def _drain(self) -> None:
         while True:
@@ -283,7 +323,8 @@ class UciProcess:
                 self.log(f"{self.name} >  {line} (discarded)")
 
     def stop_search(self, timeout: float) -> bool:
-        """``stop`` and wait for the ``bestmove``; ``False`` if none came (or the engine is gone)."""
+        """``stop`` and wait for the ``bestmove`` (discarded); ``False`` if none came (or the engine is gone)."""
+        self.pondering = False
         try:
             self.send("stop")
             deadline = time.monotonic() + timeout

@@ -11,8 +11,12 @@
     scripted.py hang N              never answers its N-th go, nor stop (nor anything after)
     scripted.py nouci               never answers uci
     scripted.py novariant           plays the first legal move but offers no UCI_Variant option
+    scripted.py ponder              offers Ponder; plays the first legal move with ``ponder Y``,
+                                    Y the opponent's first legal reply; on ``go ponder`` it waits
+                                    for ``ponderhit`` (then answers at once) or ``stop``
 
-``--score CP`` (any mode) makes it report ``info ... score cp CP`` with each move.
+``--score CP`` (any mode) makes it report ``info ... score cp CP`` with each move;
+``--delay SECONDS`` makes it sleep that long before every ``bestmove`` of a normal ``go``.
 Go counts restart at every ``ucinewgame``.
 """
 
@@ -43,12 +47,16 @@ class Scripted(MiniEngine):
         self.args = args
         self.gos = 0
         self.hung = False
+        self.pondering = False
         self.name = f"scripted-{mode}"
         if mode in ("random", "greedy"):
             self.rng = random.Random(int(args[0]))
 
     def options(self) -> list[str]:
-        return [] if self.mode == "novariant" else super().options()
+        if self.mode == "novariant":
+            return []
+        ponder = ["option name Ponder type check default false"] if self.mode == "ponder" else []
+        return super().options() + ponder
 
     def score(self, pos: Position, move: int) -> str:
         if "--score" in self.args:
@@ -62,6 +70,10 @@ class Scripted(MiniEngine):
             return True
         if line.strip() == "ucinewgame":
             self.gos = 0
+        if self.mode == "ponder" and line.strip() in ("ponderhit", "stop") and self.pondering:
+            self.pondering = False
+            self.answer()  # the move for the ponder position: played after ponderhit, discarded after stop
+            return True
         return super().handle(line)
 
     def choose(self, pos: Position) -> int:
@@ -72,7 +84,15 @@ class Scripted(MiniEngine):
         return pos.legal_moves()[0]
 
     def go(self, args: list[str]) -> None:
+        if self.mode == "ponder" and "ponder" in args:
+            self.pondering = True  # answered on ponderhit or stop
+            return
         self.gos += 1
+        if "--delay" in self.args:
+            time.sleep(float(self.args[self.args.index("--delay") + 1]))
+        if self.mode == "ponder":
+            self.answer()
+            return
         trigger = self.mode in ("illegal", "badsuffix", "slow", "crash", "hang") and self.gos == int(self.args[0])
         if trigger and self.mode == "crash":
             os._exit(3)
@@ -95,6 +115,21 @@ class Scripted(MiniEngine):
                 self.send(f"bestmove {move_to_uci(self.pos, self.choose(self.pos), suffix=True)}")
                 return
         super().go(args)
+
+    def answer(self) -> None:
+        """``bestmove X ponder Y``: the first legal move and the first legal reply to it."""
+        legal = self.pos.legal_moves()
+        if not legal:
+            self.send("bestmove (none)")
+            return
+        move = legal[0]
+        text = f"bestmove {move_to_uci(self.pos, move)}"
+        after = self.pos.copy()
+        after.push(move)
+        replies = after.legal_moves()
+        if replies:
+            text += f" ponder {move_to_uci(after, replies[0])}"
+        self.send(text)
 
 
 def illegal_move(pos: Position) -> str:

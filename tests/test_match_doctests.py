@@ -1,0 +1,17 @@
+"""The examples in the alice_match docstrings are run, so they stay true."""
+
+from __future__ import annotations
+
+import doctest
+import types
+
+import pytest
+
+import matchargs
+from alice_match import game, report, schedule, standings, stats, tc
+
+
+@pytest.mark.parametrize("module", [schedule, standings, report, game, stats, tc, matchargs])
+def test_docstring_examples(module: types.ModuleType) -> None:
+    failed, attempted = doctest.testmod(module)
+    assert attempted > 0 and failed == 0
