@@ -27,8 +27,8 @@ from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 # Hot modules, compiled together into one mypyc group. engine/board.py (the python-chess
-# subclass), engine/build.py, search/thinker.py (the thread facade), uci/ and alice_match
-# stay interpreted.
+# subclass), engine/build.py, search/thinker.py (the thread facade), search/skill.py, gui/,
+# uci/ and alice_match stay interpreted.
 COMPILED_MODULES = [
     "engine/bits.py",
     "engine/tables.py",

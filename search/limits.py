@@ -39,6 +39,7 @@ class Limits:
     searchmoves: list[Move] = field(default_factory=list)
     multipv: int = 1
     move_overhead: int = 30  # ms, the Move Overhead option
+    skill: float | None = None  # play weaker at this skill (search.skill), None: full strength
 
 
 @dataclass

@@ -164,6 +164,11 @@ def gives_check(pos: Position, m: Move, info: CheckInfo) -> bool:
     return bool((RANK_ATTACKS[k][RANK_MASKS[k] & o2] | FILE_ATTACKS[k][FILE_MASKS[k] & o2]) & rq & ~fb)
 
 
+def _line_score(line: tuple[int, Move, list[Move]]) -> int:
+    """The score of a MultiPV line ``(score, move, pv)`` (the sort key)."""
+    return line[0]
+
+
 class Searcher:
     """Holds the transposition table and heuristics across searches (see module doc)."""
 
@@ -297,20 +302,26 @@ class Searcher:
                 last_best = best
                 last_score = prev_score
                 excluded: list[Move] = []
+                lines: list[tuple[int, Move, list[Move]]] = []
                 for pv_idx in range(multipv):
                     candidates = [m for m in root_moves if m not in excluded]
                     self._root_best = 0
                     score, move = self._aspiration(pos, candidates, depth, prev_score if pv_idx == 0 else None)
                     excluded.append(move)
                     pv = self._pv(pos, move)
-                    if pv_idx == 0:
-                        prev_score = score
-                        best = move
-                        ponder = pv[1] if len(pv) > 1 else None
-                        # Keep the best move in front for the next iteration.
-                        root_moves.remove(move)
-                        root_moves.insert(0, move)
+                    lines.append((score, move, pv))
                     on_iteration(self._iteration(depth, pv_idx + 1, score, pv))
+                # With MultiPV a later line can score above an earlier one (the table changed
+                # under it): then the lines are reported again, best first, and the best is the move.
+                ordered = sorted(lines, key=_line_score, reverse=True)
+                if ordered != lines:
+                    for pv_idx, (score, move, pv) in enumerate(ordered):
+                        on_iteration(self._iteration(depth, pv_idx + 1, score, pv))
+                prev_score, best, pv = ordered[0]
+                ponder = pv[1] if len(pv) > 1 else None
+                # Keep the best move in front for the next iteration.
+                root_moves.remove(best)
+                root_moves.insert(0, best)
                 if self._pondering and self._hit.at is not None:
                     self._apply_ponderhit()
                 if limits.mate and prev_score >= MATE_BOUND and (MATE - prev_score + 1) // 2 <= limits.mate:

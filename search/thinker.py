@@ -25,6 +25,7 @@ the only place of the engine that starts threads.
 
 from __future__ import annotations
 
+import random
 import sys
 import threading
 import traceback
@@ -32,6 +33,7 @@ from collections.abc import Callable
 
 from engine.position import Position
 from engine.tables import Move
+from search import skill
 from search.limits import Iteration, Limits, PonderHit, Result
 from search.search import Searcher
 
@@ -71,6 +73,13 @@ class _Job:
         legal = root.legal_moves()
         self.candidates: list[Move] = [m for m in limits.searchmoves if m in legal] or legal
         self.thread: threading.Thread | None = None
+        # A weakened search (limits.skill) looks at more lines than it shows, then picks one.
+        self.plan = skill.plan(limits.skill) if limits.skill is not None else None
+        self.shown_lines = limits.multipv
+        self.lines: dict[int, Iteration] = {}  # the root lines of the iteration under way
+        self.previous: dict[int, Iteration] = {}  # ... and of the one before it
+        if self.plan is not None:
+            self.limits = skill.search_limits(limits, self.plan)
         if not (limits.infinite or limits.ponder):
             self.release.set()
 
@@ -85,6 +94,7 @@ class Thinker:
         self.searcher = searcher if searcher is not None else Searcher(hash_mb)
         self.lock = threading.RLock()
         self._job: _Job | None = None
+        self.rng = random.Random()  # a weakened search's choices (seed it for repeatable play)
 
     # ------------------------------------------------------------ state
     @property
@@ -182,6 +192,12 @@ class Thinker:
                 return
             if it.multipv <= 1 and it.pv:
                 job.last_pv = list(it.pv)
+            if job.plan is not None:
+                if it.multipv <= 1:
+                    job.previous, job.lines = job.lines, {}
+                job.lines[it.multipv] = it
+                if it.multipv > job.shown_lines:
+                    return  # a line searched only to choose among
             job.on_info(it)
 
     def _answer(self, job: _Job, result: Result | None) -> None:
@@ -192,11 +208,15 @@ class Thinker:
             job.answered = True
             job.on_done(self._choose(job, result))
 
-    @staticmethod
-    def _choose(job: _Job, result: Result | None) -> Result:
-        """A legal best move (the search's, else the last line's, else the first candidate)."""
+    def _choose(self, job: _Job, result: Result | None) -> Result:
+        """A legal best move (the search's, else the last line's, else the first candidate);
+        a weakened search draws it among its root lines (``search.skill.choose``)."""
         if not job.candidates:
             return Result(best=None)
+        if job.plan is not None and result is not None:
+            chosen = skill.choose(skill.merge_lines(job.lines, job.previous), job.plan, self.rng)
+            if chosen is not None and chosen != result.best:
+                result = Result(best=chosen)
         if result is not None and result.best in job.candidates:
             best, ponder = result.best, result.ponder
         elif job.last_pv and job.last_pv[0] in job.candidates:

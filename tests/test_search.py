@@ -250,15 +250,17 @@ def test_no_legal_move_gives_none() -> None:
 
 
 def test_multipv_lines_are_distinct_and_ordered() -> None:
-    pos = Position(BENCH_FENS[2])
-    _, its = run(pos, Limits(depth=3, multipv=3))
-    last = [it for it in its if it.depth == 3]
-    assert [it.multipv for it in last] == [1, 2, 3]
-    firsts = [it.pv[0] for it in last]
-    assert len(set(firsts)) == 3
-    assert last[0].score >= last[1].score >= last[2].score
-    for it in last:
-        assert_pv_legal(pos, it.pv)
+    for fen in BENCH_FENS[:6]:
+        pos = Position(fen)
+        result, its = run(pos, Limits(depth=4, multipv=3))
+        for depth in range(1, 5):
+            lines = [it for it in its if it.depth == depth][-3:]  # the last report of each line
+            assert [it.multipv for it in lines] == [1, 2, 3]
+            assert len({it.pv[0] for it in lines}) == 3
+            assert lines[0].score >= lines[1].score >= lines[2].score, (fen, depth, [it.score for it in lines])
+            for it in lines:
+                assert_pv_legal(pos, it.pv)
+        assert result.best == lines[0].pv[0]
 
 
 def test_searchmoves_restricts_the_root() -> None:

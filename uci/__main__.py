@@ -3,6 +3,7 @@
 With no arguments: speak UCI on stdin/stdout until ``quit`` or end of input.
 With arguments: run them as one command, then exit (``alice-engine bench 3``).
 ``alice-engine --version``: the version and the build (compiled or pure Python).
+``alice-engine gui ...`` starts the web board instead (see ``gui.cli``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ def main(argv: list[str] | None = None) -> int:
 
         print(f"alice-engine {version_line()}")
         return 0
+    if args and args[0] == "gui":
+        from gui.cli import main as gui_main
+
+        return gui_main(args[1:])
     try:
         from uci.protocol import Output, UciEngine, serve
 

@@ -45,6 +45,7 @@ from typing import ClassVar, TextIO
 from engine import STARTING_FEN, FenError, Move, MoveError, Position, divide, move_to_uci, parse_uci
 from search.limits import Limits, Result
 from search.search import MAX_DEPTH, Searcher
+from search.skill import ELO_MAX, ELO_MIN, SKILL_MAX, skill_from_options
 from search.thinker import Thinker, ThinkerBusy
 from uci.display import diagram, eval_table, info_line
 from uci.options import ButtonOption, CheckOption, ComboOption, OptionError, Options, SpinOption, Value
@@ -160,6 +161,9 @@ class UciEngine:
                 SpinOption("MultiPV", 1, 1, MAX_MULTIPV),
                 SpinOption("Move Overhead", DEFAULT_MOVE_OVERHEAD, 0, MAX_MOVE_OVERHEAD),
                 CheckOption("Ponder", False),
+                SpinOption("Skill Level", SKILL_MAX, 0, SKILL_MAX),
+                CheckOption("UCI_LimitStrength", False),
+                SpinOption("UCI_Elo", ELO_MAX, ELO_MIN, ELO_MAX),
             ]
         )
 
@@ -280,7 +284,13 @@ class UciEngine:
 
     def _parse_go(self, args: list[str]) -> Limits:
         limits = Limits(
-            multipv=int(self.options["MultiPV"] or 1), move_overhead=int(self.options["Move Overhead"] or 0)
+            multipv=int(self.options["MultiPV"] or 1),
+            move_overhead=int(self.options["Move Overhead"] or 0),
+            skill=skill_from_options(
+                bool(self.options["UCI_LimitStrength"]),
+                int(self.options["UCI_Elo"] or 0),
+                int(self.options["Skill Level"] or 0),
+            ),
         )
         seen = set()
         i = 0

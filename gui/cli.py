@@ -1,0 +1,75 @@
+"""``alice-engine gui [--host H] [--port N] [--engine CMD]... [--no-browser]``.
+
+Starts the web board, prints its URL as the first line on stdout, opens the browser
+(unless ``--no-browser``) and serves until Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+import webbrowser
+
+from gui.engines import EngineLoop, EngineSpec, default_engine
+from gui.server import BoardServer
+from gui.session import Session
+
+DEFAULT_HOST = "127.0.0.1"
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="alice-engine gui",
+        description="Play and analyse Alice chess in the browser, against this engine or any Alice UCI engine.",
+    )
+    parser.add_argument(
+        "--host", default=DEFAULT_HOST, help="address to listen on (default %(default)s: this machine only)"
+    )
+    parser.add_argument("--port", type=int, default=0, help="port (default 0: any free port)")
+    parser.add_argument(
+        "--engine",
+        action="append",
+        metavar="CMD",
+        help="a UCI engine command line to play (default: this engine); give it again to offer a second engine",
+    )
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    args = parser.parse_args(argv)
+    if not 0 <= args.port <= 65535:
+        parser.error("--port must be 0 to 65535")
+    try:
+        args.specs = [EngineSpec.parse(text) for text in args.engine] if args.engine else [default_engine()]
+    except ValueError as error:
+        parser.error(str(error))
+    return args
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise SystemExit(0)  # unwinds serve_forever, so the engines are told to quit
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    loop = EngineLoop()
+    session = Session(args.specs, loop)
+    try:
+        server = BoardServer(args.host, args.port, session)
+    except OSError as error:
+        print(f"alice-engine gui: cannot listen on {args.host}:{args.port}: {error.strerror or error}", file=sys.stderr)
+        loop.close()
+        return 1
+    print(server.url, flush=True)
+    signal.signal(signal.SIGTERM, _terminate)
+    session.start()
+    if not args.no_browser:
+        threading.Thread(target=webbrowser.open, args=(server.url,), daemon=True).start()
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+        session.close()
+        loop.close()
+    return 0

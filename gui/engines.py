@@ -1,0 +1,260 @@
+"""UCI engines for the web board, driven with ``chess.engine`` like any GUI drives them.
+
+All engine I/O runs on one background asyncio loop (``EngineLoop``); the HTTP threads
+submit work to it and never block on an engine. ``EngineProcess.search`` runs one
+``go`` (a move or an analysis) and turns every way an engine can fail into an
+``EngineFailure`` with a message for the page:
+
+* it cannot be started or does not answer ``uci`` within ``START_TIMEOUT``;
+* it exits (a crash), reported with its exit code;
+* it hangs: no ``bestmove`` by the end of its time budget plus ``HANG_GRACE``, or
+  ``STOP_TIMEOUT`` after ``stop``; the process is killed;
+* it sends an illegal or malformed move (python-chess checks it with ``AliceBoard``).
+
+A failed engine is restarted at its next search, so a new game can always be started.
+The commands come only from the command line (``--engine``), never from a request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import os
+import shlex
+import sys
+import threading
+import time
+from collections.abc import Callable, Coroutine, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import chess
+import chess.engine
+
+START_TIMEOUT = 20.0  # seconds for an engine to start and answer uci (a Python engine imports a while)
+READY_TIMEOUT = 10.0  # seconds for isready after ucinewgame/setoption
+STOP_TIMEOUT = 5.0  # seconds for a bestmove after stop before the engine counts as hung
+HANG_GRACE = 10.0  # seconds past a time or node budget before we send stop ourselves
+MIN_NODES_PER_SECOND = 2000  # the slowest engine we expect: sets the wait for a node limit
+QUIT_TIMEOUT = 2.0  # seconds an engine gets to quit before it is killed
+
+T = TypeVar("T")
+
+
+class EngineFailure(Exception):
+    """An engine that failed (did not start, crashed, hung, sent a bad move)."""
+
+
+@dataclass(frozen=True)
+class EngineSpec:
+    """An engine the page may choose: its command line and the label shown until it names itself."""
+
+    command: tuple[str, ...]
+    label: str
+
+    @classmethod
+    def parse(cls, text: str) -> EngineSpec:
+        """From an ``--engine`` argument (split like a shell would)."""
+        command = tuple(shlex.split(text))
+        if not command:
+            raise ValueError("--engine needs a command")
+        return cls(command, os.path.basename(command[0]))
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    """One search: the position, its limit (``None``: until stopped), the UCI options it
+    needs (those the engine lacks are skipped), the lines wanted, and the game it belongs
+    to (a new object sends ``ucinewgame``)."""
+
+    board: chess.Board
+    limit: chess.engine.Limit | None
+    options: Mapping[str, chess.engine.ConfigValue]
+    multipv: int = 1
+    game: object = None
+
+
+def default_engine() -> EngineSpec:
+    """This engine, run with the interpreter that runs the web board."""
+    return EngineSpec((sys.executable, "-m", "uci"), "alice-engine")
+
+
+def time_budget(limit: chess.engine.Limit | None) -> float | None:
+    """Seconds after which a search with ``limit`` should surely have answered (``None``: no bound).
+
+    >>> time_budget(chess.engine.Limit(time=1.0))
+    11.0
+    """
+    if limit is None:
+        return None
+    if limit.time is not None:
+        return limit.time + HANG_GRACE
+    if limit.nodes is not None:
+        return limit.nodes / MIN_NODES_PER_SECOND + HANG_GRACE
+    return None
+
+
+class EngineLoop:
+    """A daemon thread running an asyncio loop, for all engine work."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self._run, name="engine-loop", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_forever()
+
+    def submit(self, coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop)
+
+    def call(self, fn: Callable[[], None]) -> None:
+        self.loop.call_soon_threadsafe(fn)
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(QUIT_TIMEOUT)
+
+
+class EngineProcess:
+    """One engine process, started on demand and restarted after a failure.
+
+    Searches on one process run one at a time (an ``asyncio.Lock``); each brings its
+    own ``stop`` event, which makes it answer at once (or not start at all).
+    """
+
+    def __init__(self, spec: EngineSpec) -> None:
+        self.spec = spec
+        self.name = spec.label
+        self.options: Mapping[str, chess.engine.Option] = {}
+        self._transport: asyncio.SubprocessTransport | None = None
+        self._protocol: chess.engine.UciProtocol | None = None
+        self._lock: asyncio.Lock | None = None
+
+    # ------------------------------------------------------------ life cycle
+    def alive(self) -> bool:
+        return self._protocol is not None and not self._protocol.returncode.done()
+
+    def _guard(self) -> asyncio.Lock:
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        return self._lock
+
+    async def warm_up(self) -> None:
+        """Start the engine now (to learn its name and options), unless it runs."""
+        async with self._guard():
+            await self.start()
+
+    async def start(self) -> chess.engine.UciProtocol:
+        """The running protocol, starting the engine if needed (call with the lock held)."""
+        if self._protocol is not None and self.alive():
+            return self._protocol
+        self.kill()
+        try:
+            transport, protocol = await chess.engine.UciProtocol.popen(list(self.spec.command))
+        except OSError as error:
+            raise EngineFailure(f"cannot start {self.spec.label}: {error.strerror or error}") from None
+        try:
+            await asyncio.wait_for(protocol.initialize(), START_TIMEOUT)
+        except asyncio.TimeoutError:
+            transport.close()
+            raise EngineFailure(f"{self.spec.label} did not answer 'uci' within {START_TIMEOUT:g} s") from None
+        except chess.engine.EngineError as error:
+            transport.close()
+            raise EngineFailure(f"{self.spec.label} could not start: {error}") from None
+        self._transport, self._protocol = transport, protocol
+        self.name = protocol.id.get("name", self.spec.label)
+        self.options = dict(protocol.options)
+        return protocol
+
+    def kill(self) -> None:
+        """End the process at once (a hung engine), if there is one."""
+        if self._transport is not None:
+            self._transport.close()
+        self._transport = self._protocol = None
+
+    async def quit(self) -> None:
+        protocol = self._protocol
+        if protocol is not None and self.alive():
+            try:
+                await asyncio.wait_for(protocol.quit(), QUIT_TIMEOUT)
+            except (asyncio.TimeoutError, chess.engine.EngineError):
+                pass
+        self.kill()
+
+    def _exit_message(self) -> str:
+        """Why the process has gone, for the page."""
+        code = None
+        if self._protocol is not None and self._protocol.returncode.done():
+            code = self._protocol.returncode.result()
+        self.kill()
+        return f"{self.name} stopped unexpectedly" + (f" (exit code {code})" if code is not None else "")
+
+    # ------------------------------------------------------------ searching
+    async def search(
+        self,
+        request: SearchRequest,
+        on_info: Callable[[chess.engine.InfoDict], None],
+        stop: asyncio.Event,
+    ) -> chess.engine.BestMove | None:
+        """One search (``request.limit`` ``None``: until stopped); ``on_info`` gets every
+        ``info``; setting ``stop`` makes the engine answer now. Returns the engine's
+        ``bestmove``, or ``None`` when stopped before it began; raises ``EngineFailure``."""
+        async with self._guard():
+            if stop.is_set():
+                return None
+            protocol = await self.start()
+            try:
+                return await self._search(protocol, request, on_info, stop)
+            except chess.engine.EngineTerminatedError:
+                raise EngineFailure(self._exit_message()) from None
+            except chess.engine.EngineError as error:
+                self.kill()
+                raise EngineFailure(f"{self.name}: {error}") from None
+
+    async def _search(
+        self,
+        protocol: chess.engine.UciProtocol,
+        request: SearchRequest,
+        on_info: Callable[[chess.engine.InfoDict], None],
+        stop: asyncio.Event,
+    ) -> chess.engine.BestMove:
+        limit = request.limit
+        wanted = {name: value for name, value in request.options.items() if name in self.options}
+        search = protocol.analysis(request.board, limit, multipv=request.multipv, game=request.game, options=wanted)
+        try:
+            analysis = await asyncio.wait_for(search, READY_TIMEOUT)
+        except asyncio.TimeoutError:
+            self.kill()
+            raise EngineFailure(f"{self.name} did not answer 'isready' within {READY_TIMEOUT:g} s") from None
+        budget = time_budget(limit)
+        limit_deadline = None if budget is None else time.monotonic() + budget
+        stop_deadline: float | None = None
+        stop_wait = asyncio.ensure_future(stop.wait())
+        try:
+            while True:
+                if stop.is_set() and stop_deadline is None:
+                    analysis.stop()
+                    stop_deadline = time.monotonic() + STOP_TIMEOUT
+                deadline = stop_deadline if stop_deadline is not None else limit_deadline
+                timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+                get = asyncio.ensure_future(analysis.get())
+                waiting = {get} if stop_deadline is not None else {get, stop_wait}
+                done, _ = await asyncio.wait(waiting, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+                if get in done:
+                    try:
+                        on_info(get.result())
+                    except chess.engine.AnalysisComplete:
+                        return await analysis.wait()
+                    continue
+                get.cancel()
+                if stop_wait in done:
+                    continue  # stop requested: send it at the top of the loop
+                if stop_deadline is None:
+                    stop.set()  # past its budget: tell it to answer
+                    continue
+                self.kill()
+                raise EngineFailure(f"{self.name} did not answer within {STOP_TIMEOUT:g} s of 'stop': it was ended")
+        finally:
+            stop_wait.cancel()

@@ -1,0 +1,277 @@
+"""The HTTP server of the web board: static files, a small JSON API, and the guards.
+
+Standard library only (``http.server``'s ``ThreadingHTTPServer``): the engine installs
+with no dependency besides python-chess, and request parsing is the standard library's.
+Each request runs on its own thread; the page long-polls ``GET /api/state?after=V``
+(answered when the state's version differs from ``V``), so live engine output needs
+no WebSocket.
+
+Guards, checked on every request before anything else:
+
+* ``Host`` must name this server (``127.0.0.1:PORT``, ``localhost:PORT``, or the
+  ``--host`` given), and ``Origin``, when present, must be ``http://`` + one of them:
+  another web site cannot drive the board (DNS rebinding, cross-site requests) -> 403;
+* only the files in ``STATIC`` (read once at start) and the piece images are served:
+  no path ever reaches the file system -> 404 for anything else;
+* ``POST`` bodies must be JSON objects (``Content-Type: application/json``) of at most
+  ``MAX_BODY`` bytes -> 413/415/400 with ``{"error": message}``.
+
+API (all JSON; errors are ``{"error": "..."}`` with a 4xx status and change nothing):
+
+====================  =============================================================
+GET  /api/state       the board, moves, players, engine lines (``?after=V`` waits)
+GET  /api/pgn         ``{"pgn": text}``: the game as PGN
+POST /api/new         ``{mode, side, opponent | white, black}``: a new game
+POST /api/mode        the same fields: change mode/players, keep the game
+POST /api/move        ``{"move": "e2e4" | "Nf3/B"}``
+POST /api/takeback    take back the last move (your last move and the engine's, in play)
+POST /api/resign      you resign (play mode)
+POST /api/goto        ``{"ply": n}``: show the position after n moves
+POST /api/fen         ``{"fen": text}``: set up a position (compact or 16-wide FEN)
+POST /api/pgn         ``{"pgn": text}``: load a game
+POST /api/analysis    ``{on, engine, multipv}``: live analysis (Analyse mode)
+POST /api/review      evaluate every position of the game (the graph)
+POST /api/stop        the engine moves now / watching pauses / analysis stops
+POST /api/go          resume (watching, analysis, or a failed engine's move)
+====================  =============================================================
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import chess
+import chess.svg
+
+from gui.session import LONG_POLL, ApiError, Session
+
+MAX_BODY = 256 * 1024  # bytes: a long PGN fits many times over
+REQUEST_TIMEOUT = 15.0  # seconds a connection may sit idle (or a body take to arrive)
+CONTENT_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+}
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "frame-ancestors 'none'",
+}
+STATIC_FILES = ("index.html", "app.js", "style.css")
+
+
+def _piece_svg(symbol: str) -> bytes:
+    """One piece of python-chess's set, as a standalone SVG document."""
+    body = chess.svg.piece(chess.Piece.from_symbol(symbol))
+    return body.encode()
+
+
+def load_static() -> dict[str, tuple[bytes, str]]:
+    """URL path -> (content, content type): the page's files and the twelve pieces."""
+    files: dict[str, tuple[bytes, str]] = {}
+    folder = resources.files("gui") / "static"
+    for name in STATIC_FILES:
+        content = (folder / name).read_bytes()
+        files["/" + name] = (content, CONTENT_TYPES["." + name.rsplit(".", 1)[1]])
+    files["/"] = files["/index.html"]
+    for symbol in "PNBRQKpnbrqk":
+        color = "w" if symbol.isupper() else "b"
+        files[f"/pieces/{color}{symbol.upper()}.svg"] = (_piece_svg(symbol), CONTENT_TYPES[".svg"])
+    return files
+
+
+class BoardServer(ThreadingHTTPServer):
+    """The server: its session, its static files and the names it answers to."""
+
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, host: str, port: int, session: Session) -> None:
+        super().__init__((host, port), Handler)
+        self.session = session
+        self.static = load_static()
+        self.port = self.server_address[1]
+        names = {host, "127.0.0.1", "localhost", "[::1]"}
+        self.allowed_hosts = {f"{name}:{self.port}" for name in names}
+        self.allowed_origins = {f"http://{h}" for h in self.allowed_hosts}
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hangs up mid-answer is no error of ours; anything else is logged."""
+        error = sys.exc_info()[1]
+        if not isinstance(error, (ConnectionError, TimeoutError)):
+            super().handle_error(request, client_address)
+
+    @property
+    def url(self) -> str:
+        host = str(self.server_address[0])
+        if host in ("0.0.0.0", "::", ""):
+            host = "127.0.0.1"
+        return f"http://{host}:{self.port}/"
+
+
+class Handler(BaseHTTPRequestHandler):
+    server: BoardServer
+    protocol_version = "HTTP/1.1"
+    timeout = REQUEST_TIMEOUT
+    server_version = "alice-engine-gui"
+    sys_version = ""
+
+    # ------------------------------------------------------------ plumbing
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # quiet: the terminal shows only the URL and errors
+
+    def log_error(self, format: str, *args: Any) -> None:
+        if not format.startswith(("code %d", "Request timed out")):  # a bad request is the client's problem
+            sys.stderr.write("gui: " + (format % args) + "\n")
+
+    def _send(self, status: int, body: bytes, content_type: str, extra: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        for key, value in {**SECURITY_HEADERS, **(extra or {})}.items():
+            self.send_header(key, value)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _json(self, status: int, data: Any) -> None:
+        self._send(status, json.dumps(data).encode(), "application/json; charset=utf-8")
+
+    def _error(self, status: int, message: str) -> None:
+        self._json(status, {"error": message})
+
+    def _trusted(self) -> bool:
+        """The Host (and Origin, if any) name this server; else answer 403."""
+        host = self.headers.get("Host", "")
+        origin = self.headers.get("Origin")
+        if host.lower() not in self.server.allowed_hosts:
+            self._error(403, "forbidden: this server answers only to its own address")
+            return False
+        if origin is not None and origin.lower() not in self.server.allowed_origins:
+            self._error(403, "forbidden: requests from other sites are refused")
+            return False
+        return True
+
+    def _body(self) -> dict[str, Any] | None:
+        """The JSON object in the request body, or ``None`` after answering with an error."""
+        content_type = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        length_text = self.headers.get("Content-Length")
+        if self.headers.get("Transfer-Encoding"):
+            self.close_connection = True
+            self._error(411, "send the body with a Content-Length")
+            return None
+        try:
+            length = int(length_text) if length_text is not None else 0
+        except ValueError:
+            length = -1
+        if length < 0:
+            self.close_connection = True
+            self._error(400, "bad Content-Length")
+            return None
+        if length > MAX_BODY:
+            self.close_connection = True  # the unread body would be taken for the next request
+            self._error(413, f"request too large (at most {MAX_BODY} bytes)")
+            return None
+        raw = self.rfile.read(length) if length else b""
+        if len(raw) != length:
+            self.close_connection = True
+            self._error(400, "the body is shorter than its Content-Length")
+            return None
+        if content_type != "application/json":
+            self._error(415, "send JSON (Content-Type: application/json)")
+            return None
+        try:
+            data = json.loads(raw.decode("utf-8")) if raw else {}
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            self._error(400, f"malformed JSON: {error}")
+            return None
+        if not isinstance(data, dict):
+            self._error(400, "the body must be a JSON object")
+            return None
+        return data
+
+    # ------------------------------------------------------------ methods
+    def do_GET(self) -> None:
+        if not self._trusted():
+            return
+        url = urlsplit(self.path)
+        path = url.path
+        if path == "/api/state":
+            after = parse_qs(url.query).get("after", [None])[0]
+            try:
+                version = int(after) if after is not None else None
+            except ValueError:
+                self._error(400, "after must be a whole number")
+                return
+            self._json(200, self.server.session.wait_state(version, LONG_POLL))
+        elif path == "/api/pgn":
+            self._json(200, {"pgn": self.server.session.export_pgn()})
+        elif path in self.server.static:
+            content, content_type = self.server.static[path]
+            self._send(200, content, content_type)
+        elif path.startswith("/api/"):
+            self._error(405 if path[5:] in POST_ROUTES else 404, f"no such request: GET {path}")
+        else:
+            self._error(404, "not found")
+
+    do_HEAD = do_GET
+
+    def do_POST(self) -> None:
+        if not self._trusted():
+            return
+        path = urlsplit(self.path).path
+        route = POST_ROUTES.get(path[5:]) if path.startswith("/api/") else None
+        if route is None:
+            self.close_connection = True
+            self._error(404, f"no such request: POST {path}")
+            return
+        data = self._body()
+        if data is None:
+            return
+        try:
+            answer = route(self.server.session, data)
+        except ApiError as error:
+            self._error(error.status, str(error))
+            return
+        except Exception as error:  # a bug: say so, keep serving
+            self.log_error("internal error on POST %s: %r", path, error)
+            self._error(500, f"internal error: {type(error).__name__}")
+            return
+        self._json(200, {"ok": True, **(answer or {}), "state": self.server.session.wait_state(None)})
+
+    def _not_allowed(self) -> None:
+        if self._trusted():
+            self.close_connection = True
+            self._error(405, f"method {self.command} not allowed")
+
+    do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _not_allowed
+
+
+Route = Callable[[Session, dict[str, Any]], dict[str, Any] | None]
+
+POST_ROUTES: dict[str, Route] = {
+    "new": lambda s, d: s.new_game(d),
+    "mode": lambda s, d: s.set_mode(d),
+    "move": lambda s, d: {"san": s.move(d.get("move"))},
+    "takeback": lambda s, d: s.take_back(),
+    "resign": lambda s, d: s.resign(),
+    "goto": lambda s, d: s.goto(d.get("ply")),
+    "fen": lambda s, d: s.load_fen(d.get("fen")),
+    "pgn": lambda s, d: s.load_pgn(d.get("pgn")),
+    "analysis": lambda s, d: s.set_analysis(d),
+    "review": lambda s, d: s.review(),
+    "stop": lambda s, d: s.stop(),
+    "go": lambda s, d: s.go(),
+}
+
+__all__ = ["MAX_BODY", "POST_ROUTES", "BoardServer"]

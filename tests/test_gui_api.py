@@ -1,0 +1,581 @@
+"""The web board's HTTP API, black-box: every endpoint, the guards, bad input, engine failures."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import chess
+import chess.pgn
+import pytest
+
+import engine.board  # noqa: F401 (registers the Alice variant for chess.pgn)
+from engine.board import AliceBoard
+from gui import engines as gui_engines
+from gui import session as gui_session
+from gui.server import MAX_BODY
+from gui_helpers import ROOT, Board, alice, running_board, scripted
+
+START = chess.STARTING_FEN
+FIRST = 0  # engine index of the scripted first-legal-move engine
+ALICE = 1  # engine index of this engine
+
+
+@pytest.fixture(scope="module")
+def board() -> Iterator[Board]:
+    with running_board([scripted("first"), alice()]) as b:
+        yield b
+
+
+def new(board: Board, **setup: object) -> dict:
+    return board.ok("/api/new", setup or {"mode": "analyse"})
+
+
+def piece_at(state: dict, square: str) -> tuple[str, str] | None:
+    for p in state["pieces"]:
+        if p["square"] == square:
+            return p["piece"], p["board"]
+    return None
+
+
+# ---------------------------------------------------------------- the game
+def test_state_at_start(board: Board) -> None:
+    state = new(board, mode="analyse")
+    assert state["fen"] == START
+    assert len(state["legal"]) == 20
+    assert len(state["pieces"]) == 32 and all(p["board"] == "A" for p in state["pieces"])
+    assert state["moves"] == [] and state["result"] is None
+    names = [e["name"] for e in board.wait_for(lambda s: "Alice" in s["engines"][ALICE]["name"])["engines"]]
+    assert names[FIRST] == "scripted-first"
+    strengths = board.state()["engines"][ALICE]["strengths"]
+    values = [s["value"] for s in strengths]
+    assert {"full", "time:1", "nodes:1000"} <= set(values)
+    # This engine's levels come from its UCI_Elo range: eight of them, strongest last.
+    levels = [s["label"] for s in strengths if s["value"].startswith("level:")]
+    assert len(levels) == 8 and levels[0].startswith("Level 1 (Elo ") and levels[-1].startswith("Level 8 (Elo ")
+    assert board.state()["engines"][FIRST]["strengths"][0]["value"] == "full"  # no levels
+
+
+@pytest.mark.parametrize("module", ["gui.game", "gui.engines", "gui.strength"])
+def test_docstring_examples(module: str) -> None:
+    import doctest
+    import importlib
+
+    failures, _ = doctest.testmod(importlib.import_module(module))
+    assert failures == 0
+
+
+def test_moves_in_uci_and_san_land_on_the_other_board(board: Board) -> None:
+    new(board, mode="analyse")
+    status, answer = board.post("/api/move", {"move": "e2e4"})
+    assert status == 200 and answer["san"] == "e4/B"
+    assert piece_at(answer["state"], "e4") == ("P", "B")
+    assert answer["state"]["lastMove"] == {"from": "e2", "to": "e4", "fromBoard": "A", "toBoard": "B"}
+    assert board.post("/api/move", {"move": "Nf6/B"})[1]["san"] == "Nf6/B"
+    assert board.post("/api/move", {"move": "d2d4/B"})[1]["san"] == "d4/B"
+    state = board.state()
+    assert state["moves"] == ["e4/B", "Nf6/B", "d4/B"]
+    assert state["fen"] == "rnbqkb1r/pppppppp/5|n2/8/3|P|P3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2"
+
+
+@pytest.mark.parametrize(
+    ("move", "words"),
+    [
+        ("e2e5", "illegal"),
+        ("Nf6/A", "lands on board B"),
+        ("Qh5", "illegal SAN"),
+        ("zz", "malformed SAN"),
+        ("", "type a move"),
+        (42, "must be a string"),
+        (None, "must be a string"),
+    ],
+)
+def test_bad_moves_are_refused_and_change_nothing(board: Board, move: object, words: str) -> None:
+    new(board, mode="analyse")
+    board.ok("/api/move", {"move": "e4"})
+    before = board.state()
+    status, answer = board.post("/api/move", {"move": move})
+    assert status == 400 and words in answer["error"]
+    after = board.state()
+    assert (after["fen"], after["moves"], after["version"]) == (before["fen"], before["moves"], before["version"])
+
+
+def test_play_against_the_engine_take_back_and_resign(board: Board) -> None:
+    state = new(board, mode="play", side="white", opponent={"engine": FIRST, "strength": "full"})
+    assert state["players"] == {"white": None, "black": {"engine": FIRST, "strength": "full"}}
+    board.ok("/api/move", {"move": "e4"})
+    state = board.wait_for(lambda s: len(s["moves"]) == 2)
+    assert state["turn"] == "white" and state["legal"]
+    state = board.ok("/api/takeback")
+    assert state["moves"] == [] and state["fen"] == START
+    assert board.post("/api/takeback")[0] == 409
+    board.ok("/api/move", {"move": "d4"})
+    board.wait_for(lambda s: len(s["moves"]) == 2)
+    state = board.ok("/api/resign")
+    assert state["result"] == {"result": "0-1", "reason": "White resigned"}
+    assert board.post("/api/move", {"move": "e4"})[0] == 409
+    assert board.post("/api/resign")[0] == 409
+    board.ok("/api/mode", {"mode": "analyse"})  # analysing the game afterwards keeps its players
+    pgn = board.get("/api/pgn")[1]["pgn"]
+    assert '[White "You"]' in pgn and '[Black "scripted-first (Full strength' in pgn and '[Result "0-1"]' in pgn
+
+
+def test_playing_black_the_engine_opens(board: Board) -> None:
+    new(board, mode="play", side="black", opponent={"engine": FIRST, "strength": "full"})
+    state = board.wait_for(lambda s: len(s["moves"]) == 1)
+    assert state["turn"] == "black" and state["legal"]
+    assert board.post("/api/move", {"move": "e4"})[0] == 400  # not Black's move
+    assert board.post("/api/takeback")[0] == 409  # the engine's move alone is not the player's to take back
+
+
+def test_it_is_not_your_move_while_the_engine_thinks(board: Board) -> None:
+    new(board, mode="play", side="white", opponent={"engine": ALICE, "strength": "time:2"})
+    board.ok("/api/move", {"move": "e4"})
+    state = board.state()
+    if len(state["moves"]) == 1:  # the engine is still thinking
+        assert state["legal"] == []
+        status, answer = board.post("/api/move", {"move": "d4"})
+        assert status == 409 and "engine's turn" in answer["error"]
+    board.ok("/api/stop")  # move now
+    board.wait_for(lambda s: len(s["moves"]) == 2 and s["thinking"] is None)
+
+
+def test_the_game_ends_with_its_reason(board: Board) -> None:
+    new(board, mode="analyse")
+    for move in "e2e4 d7d5 f1e2 d5e4 e2b5".split():
+        board.ok("/api/move", {"move": move})
+    state = board.state()
+    assert state["result"] == {"result": "1-0", "reason": "checkmate"}
+    assert state["check"] == {"square": "e8", "board": "A"} and state["legal"] == []
+    status, answer = board.post("/api/move", {"move": "a7a6"})
+    assert status == 409 and "over" in answer["error"]
+
+
+@pytest.mark.parametrize(
+    ("fen", "move", "reason", "result"),
+    [
+        (
+            "1K2k3/Q7/8/8/8/8/8/8 w - - 0 1",
+            "a7e7",
+            "stalemate",
+            "1/2-1/2",
+        ),  # the queen on B guards the king's landing squares
+        ("4k3/8/8/8/8/8/4q3/4K3 w - - 0 1", "e1e2", "bare kings", "1/2-1/2"),
+        ("4k3/8/8/8/8/8/8/R3K3 w - - 99 80", "a1a2", "fifty-move rule", "1/2-1/2"),
+    ],
+)
+def test_draws_are_announced(board: Board, fen: str, move: str, reason: str, result: str) -> None:
+    board.ok("/api/mode", {"mode": "analyse"})
+    board.ok("/api/fen", {"fen": fen})
+    state = board.ok("/api/move", {"move": move})
+    assert state["result"] == {"result": result, "reason": reason}
+
+
+def test_threefold_repetition(board: Board) -> None:
+    new(board, mode="analyse")
+    moves = ["g1f3", "g8f6", "f3g1", "f6g8"] * 2  # the start position comes back after 4 and 8 plies
+    for move in moves[:-1]:
+        assert board.ok("/api/move", {"move": move})["result"] is None
+    state = board.ok("/api/move", {"move": moves[-1]})
+    assert state["result"] == {"result": "1/2-1/2", "reason": "threefold repetition"}
+
+
+def test_step_through_the_moves(board: Board) -> None:
+    new(board, mode="analyse")
+    for move in ["e4", "d5", "Be2"]:
+        board.ok("/api/move", {"move": move})
+    state = board.ok("/api/goto", {"ply": 1})
+    assert state["ply"] == 1 and state["fen"].startswith("rnbqkbnr/pppppppp/8/8/4|P3")
+    assert state["lastMove"]["to"] == "e4"
+    assert board.ok("/api/goto", {"ply": 0})["fen"] == START
+    for bad in (-1, 4, "1", 1.5, True, None):
+        status, answer = board.post("/api/goto", {"ply": bad})
+        assert status == 400 and "ply" in answer["error"], bad
+    # A move at an earlier ply starts a new line from there.
+    board.ok("/api/goto", {"ply": 1})
+    state = board.ok("/api/move", {"move": "e5"})
+    assert state["moves"] == ["e4/B", "e5/B"] and state["ply"] == 2
+
+
+# ---------------------------------------------------------------- FEN and PGN
+def test_load_fen_compact_and_16_wide(board: Board) -> None:
+    compact = "4k3/8/8/8/4|P3/8/8/4K3 w - - 0 1"
+    assert board.ok("/api/fen", {"fen": compact})["fen"] == compact
+    state = board.ok("/api/fen", {"fen": "4k11/16/16/16/12P3/16/16/4K11 w - - 0 1"})
+    assert state["fen"] == compact and piece_at(state, "e4") == ("P", "B")
+    assert state["moves"] == [] and state["rootFen"] == compact
+
+
+@pytest.mark.parametrize(
+    ("fen", "words"),
+    [
+        ("", "paste a FEN"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "bad FEN"),
+        ("8/8/8/8/8/8/8/4K3 w - - 0 1", "king"),
+        ("4k3/8/8/8/8/8/8/4K2X w - - 0 1", "bad FEN"),
+        ("4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1", "in check but it is not black's move"),
+        ("4k3/8/8/8/8/8/8/4K3 w - e3 0 1", "bad FEN"),
+        (["not", "a", "string"], "must be a string"),
+    ],
+)
+def test_broken_fen_is_refused_and_the_game_stays(board: Board, fen: object, words: str) -> None:
+    new(board, mode="analyse")
+    board.ok("/api/move", {"move": "e4"})
+    before = board.state()
+    status, answer = board.post("/api/fen", {"fen": fen})
+    assert status == 400 and words in answer["error"], answer
+    after = board.state()
+    assert (after["fen"], after["moves"]) == (before["fen"], before["moves"])
+
+
+PGN = """[Event "test"]
+[White "Alice fan"]
+[Black "Looking glass"]
+[Variant "Alice"]
+[Result "1-0"]
+
+1. e4/B d5/B 2. Be2/B dxe4/A 3. Bb5/A# 1-0
+"""
+
+
+def test_load_and_export_pgn(board: Board) -> None:
+    board.ok("/api/mode", {"mode": "analyse"})
+    state = board.ok("/api/pgn", {"pgn": PGN})
+    assert state["moves"] == ["e4/B", "d5/B", "Be2/B", "dxe4/A", "Bb5/A#"]
+    assert state["result"] == {"result": "1-0", "reason": "checkmate"}
+    status, answer = board.get("/api/pgn")
+    assert status == 200
+    game = chess.pgn.read_game(io.StringIO(answer["pgn"]))
+    assert game is not None and not game.errors
+    assert isinstance(game.board(), AliceBoard)
+    assert game.headers["Variant"] == "Alice" and game.headers["Result"] == "1-0"
+    assert game.headers["White"] == "Alice fan"
+    assert [m.uci() for m in game.mainline_moves()] == ["e2e4", "d7d5", "f1e2", "d5e4", "e2b5"]
+    assert "Bb5/A#" in answer["pgn"]
+
+
+def test_pgn_without_variant_tag_and_from_a_position(board: Board) -> None:
+    state = board.ok("/api/pgn", {"pgn": "1. Nf3 Nf6 2. Ng1 *"})
+    assert state["moves"] == ["Nf3/B", "Nf6/B", "Ng1/A"]
+    fen = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1"
+    state = board.ok("/api/pgn", {"pgn": f'[Variant "Alice"]\n[SetUp "1"]\n[FEN "{fen}"]\n\n1. a8=Q/B *'})
+    assert state["moves"] == ["a8=Q/B"] and state["rootFen"] == fen
+    exported = chess.pgn.read_game(io.StringIO(board.get("/api/pgn")[1]["pgn"]))
+    assert exported is not None and exported.board().fen() == fen
+    assert exported.end().board().piece_at(chess.A8) == chess.Piece.from_symbol("Q")
+
+
+@pytest.mark.parametrize(
+    ("pgn", "words"),
+    [
+        ("", "paste a PGN"),
+        ("1. e4 e5 2. Qxf7", "illegal SAN"),
+        ('[Variant "Crazyhouse"]\n\n1. e4 *', "variant"),
+        ("]]]] {{{{", "no game"),
+        ('[FEN "not a fen"]\n\n1. e4 *', "bad PGN"),
+        (7, "must be a string"),
+    ],
+)
+def test_broken_pgn_is_refused_and_the_game_stays(board: Board, pgn: object, words: str) -> None:
+    new(board, mode="analyse")
+    board.ok("/api/move", {"move": "d4"})
+    before = board.state()
+    status, answer = board.post("/api/pgn", {"pgn": pgn})
+    assert status == 400 and words in answer["error"], answer
+    assert board.state()["moves"] == before["moves"]
+
+
+# ---------------------------------------------------------------- engines
+def test_analysis_shows_lines_live(board: Board) -> None:
+    new(board, mode="analyse")
+    board.ok("/api/move", {"move": "e4"})
+    board.ok("/api/analysis", {"on": True, "engine": ALICE, "multipv": 2})
+    state = board.wait_for(lambda s: len(s["lines"]) == 2 and all(line.get("depth", 0) >= 2 for line in s["lines"]))
+    for line in state["lines"]:
+        assert line["pv"].startswith("1...") and line["score"]["text"]
+    assert state["thinking"] and "analysing" in state["thinking"]
+    assert state["evals"][1] is not None  # the eval bar and graph get the first line's score
+    state = board.ok("/api/goto", {"ply": 0})  # the analysis follows the position on view
+    state = board.wait_for(lambda s: s["lines"] and s["lines"][0]["pv"].startswith("1. "))
+    state = board.ok("/api/stop")
+    assert state["analysis"]["on"] is False and state["thinking"] is None
+    for bad in ({"multipv": 4}, {"multipv": 0}, {"engine": 9}, {"on": "yes"}):
+        assert board.post("/api/analysis", bad)[0] == 400
+
+
+def test_analysis_needs_analyse_mode(board: Board) -> None:
+    new(board, mode="play", side="white", opponent={"engine": FIRST, "strength": "full"})
+    assert board.post("/api/analysis", {"on": True})[0] == 409
+
+
+def test_review_evaluates_every_position(board: Board) -> None:
+    board.ok("/api/mode", {"mode": "analyse"})
+    board.ok("/api/analysis", {"engine": ALICE})
+    board.ok("/api/pgn", {"pgn": PGN})  # a finished game is evaluated at once
+    state = board.wait_for(lambda s: all(e is not None for e in s["evals"]) and not s["reviewing"])
+    assert len(state["evals"]) == 6
+    assert state["evals"][5]["mate"] == 0 and state["evals"][5]["cp"] > 0  # Black is mated
+    assert state["evals"][4]["mate"] == 1  # White mates in one
+
+
+def test_the_page_cannot_choose_a_command(board: Board) -> None:
+    for opponent in ({"engine": 2}, {"engine": -1}, {"engine": "stockfish"}, {"engine": ["sh", "-c"]}, "x"):
+        assert board.post("/api/new", {"mode": "play", "side": "white", "opponent": opponent})[0] == 400, opponent
+    status, answer = board.post("/api/new", {"mode": "play", "opponent": {"engine": 0, "strength": "level:99"}})
+    assert status == 400 and "strength" in answer["error"]
+    assert board.post("/api/new", {"mode": "fight"})[0] == 400
+    assert board.post("/api/new", {"mode": "play", "side": "red"})[0] == 400
+
+
+def test_watch_two_engines_and_pause(board: Board, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gui_session, "WATCH_PAUSE", 0.0)
+    player = {"engine": FIRST, "strength": "full"}
+    new(board, mode="watch", white=player, black={"engine": ALICE, "strength": "nodes:1000"})
+    board.wait_for(lambda s: len(s["moves"]) >= 4)
+    state = board.ok("/api/stop")
+    assert state["paused"]
+    state = board.wait_for(lambda s: s["thinking"] is None)
+    assert board.state()["moves"] == state["moves"]  # paused: nothing more is played
+    assert board.post("/api/move", {"move": "a2a3"})[0] == 409
+    count = len(state["moves"])
+    board.ok("/api/go")
+    board.wait_for(lambda s: len(s["moves"]) > count + 1)
+    board.ok("/api/stop")
+
+
+# ---------------------------------------------------------------- failing engines
+@pytest.fixture
+def quick_failures(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gui_engines, "HANG_GRACE", 1.0)
+    monkeypatch.setattr(gui_engines, "STOP_TIMEOUT", 1.0)
+
+
+@pytest.mark.parametrize(
+    ("engine", "words"),
+    [
+        (scripted("crash", "2"), "stopped unexpectedly (exit code 3)"),
+        (scripted("hang", "2"), "did not answer"),
+        (scripted("illegal", "2"), "illegal"),
+    ],
+)
+def test_a_failing_engine_is_reported_and_a_new_game_starts(quick_failures: None, engine, words: str) -> None:
+    with running_board([engine]) as b:
+        setup = {"mode": "play", "side": "white", "opponent": {"engine": 0, "strength": "time:0.2"}}
+        b.ok("/api/new", setup)
+        b.ok("/api/move", {"move": "e4"})
+        b.wait_for(lambda s: len(s["moves"]) == 2)
+        before = b.state()["moves"]
+        b.ok("/api/move", {"move": "d4"})
+        state = b.wait_for(lambda s: s["engineError"] is not None)
+        assert words in state["engineError"], state["engineError"]
+        assert state["moves"] == [*before, "d4/B"] and state["thinking"] is None
+        b.ok("/api/new", setup)  # the engine is restarted: its first move comes again
+        b.ok("/api/move", {"move": "e4"})
+        state = b.wait_for(lambda s: len(s["moves"]) == 2)
+        assert state["engineError"] is None
+
+
+def test_a_move_before_the_engine_has_started() -> None:
+    """The first opponent is a level; a move at once, before the engine named its options, works."""
+    with running_board([alice()]) as b:
+        b.ok("/api/move", {"move": "e4"})
+        state = b.wait_for(lambda s: len(s["moves"]) == 2 or s["engineError"] is not None)
+        assert state["engineError"] is None and len(state["moves"]) == 2
+        assert "Level 4" in state["names"]["black"]
+
+
+def test_an_engine_that_cannot_start_is_reported() -> None:
+    with running_board([gui_engines.EngineSpec(("/nonexistent/engine",), "ghost")]) as b:
+        state = b.wait_for(lambda s: s["engineError"] is not None)
+        assert "cannot start ghost" in state["engineError"]
+        assert b.post("/api/move", {"move": "e4"})[0] == 200  # the board still works
+
+
+# ---------------------------------------------------------------- HTTP guards
+def test_static_files_and_pieces(board: Board) -> None:
+    for path, kind in [
+        ("/", "text/html"),
+        ("/app.js", "javascript"),
+        ("/style.css", "text/css"),
+        ("/pieces/bQ.svg", "svg"),
+    ]:
+        status, headers, body = board.request("GET", path, headers={"Host": f"127.0.0.1:{board.port}"})
+        assert status == 200 and kind in headers["content-type"] and body, path
+        assert headers["x-content-type-options"] == "nosniff"
+        assert "default-src 'self'" in headers["content-security-policy"]
+    status, _, body = board.request("GET", "/pieces/wN.svg")
+    assert body.startswith(b"<svg") and b"</svg>" in body
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/../gui/server.py",
+        "/..%2fserver.py",
+        "/static/../server.py",
+        "/%2e%2e/%2e%2e/etc/passwd",
+        "//etc/passwd",
+        "/server.py",
+        "/gui/static/app.js",
+        "/pieces/../server.py",
+        "/pieces/xK.svg",
+        "/index.html/..",
+        "/app.js%00.png",
+    ],
+)
+def test_no_path_traversal(board: Board, path: str) -> None:
+    status, _, body = board.request("GET", path)
+    assert status == 404, path
+    assert b"import" not in body and b"root:" not in body
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Host": "evil.example"},
+        {"Host": "evil.example:80"},
+        {"Host": "127.0.0.1"},  # no port: not us
+        {"Host": "127.0.0.1:1"},
+        {"Origin": "http://evil.example"},
+        {"Origin": "null"},
+        {"Origin": "https://127.0.0.1"},
+    ],
+)
+def test_foreign_host_or_origin_is_forbidden(board: Board, headers: dict[str, str]) -> None:
+    full = {"Host": f"127.0.0.1:{board.port}", "Content-Type": "application/json", **headers}
+    before = board.state()["version"]
+    for method, path, body in [("GET", "/api/state", None), ("POST", "/api/new", b"{}"), ("GET", "/", None)]:
+        status, _, raw = board.request(method, path, body, full)
+        assert status == 403, (method, path, headers)
+        assert b"forbidden" in raw
+    assert board.state()["version"] == before
+
+
+def test_own_origins_are_welcome(board: Board) -> None:
+    for host in (f"127.0.0.1:{board.port}", f"localhost:{board.port}"):
+        headers = {"Host": host, "Origin": f"http://{host}", "Content-Type": "application/json"}
+        status, _, _ = board.request("POST", "/api/goto", b'{"ply": 0}', headers)
+        assert status == 200
+
+
+def test_request_body_limits_and_types(board: Board) -> None:
+    json_headers = {"Content-Type": "application/json"}
+    status, _, raw = board.request("POST", "/api/move", b"{" + b" " * MAX_BODY + b"}", json_headers)
+    assert status == 413 and b"too large" in raw
+    status, _, raw = board.request("POST", "/api/move", b'{"move": "e4"}', {"Content-Type": "text/plain"})
+    assert status == 415
+    for body in (b"{", b"[1, 2]", b'"e4"', b"\xff\xfe", b"null", b'{"move": "e4"'):
+        status, _, raw = board.request("POST", "/api/move", body, json_headers)
+        assert status == 400, body
+        assert json.loads(raw)["error"]
+    status, _, raw = board.request("POST", "/api/nothing", b"{}", json_headers)
+    assert status == 404
+    status, _, _ = board.request("GET", "/api/move")
+    assert status == 405
+    status, _, _ = board.request("PUT", "/api/move", b"{}", json_headers)
+    assert status == 405
+    assert board.get("/api/state?after=x")[0] == 400
+
+
+def test_fuzz_of_malformed_requests(board: Board) -> None:
+    """A few hundred malformed requests, raw and well-formed-but-wrong; the server answers on."""
+    import random
+    import socket
+
+    rng = random.Random(10)
+    paths = ["/api/" + name for name in ("move", "new", "mode", "goto", "fen", "pgn", "analysis", "stop", "go")]
+    values: list[object] = [None, True, -1, 10**30, 1.5, "", "e4", "x" * 500, [], {}, {"a": [1]}, "\u2603", "0000"]
+    keys = ["move", "ply", "fen", "pgn", "mode", "side", "opponent", "white", "black", "on", "engine", "multipv"]
+    server_errors: list[object] = []
+    for i in range(300):
+        kind = i % 3
+        if kind == 0:  # random bytes on a raw socket
+            with socket.create_connection(("127.0.0.1", board.port), timeout=10) as sock:
+                junk = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 300)))
+                if rng.random() < 0.5:
+                    junk = (
+                        b"POST /api/move HTTP/1.1\r\nContent-Length: "
+                        + str(rng.randrange(-5, 50)).encode()
+                        + b"\r\n\r\n"
+                        + junk
+                    )
+                try:
+                    sock.sendall(junk)
+                    sock.shutdown(socket.SHUT_WR)
+                    sock.recv(4096)
+                except OSError:
+                    pass
+        elif kind == 1:  # JSON objects of random shapes
+            data = {rng.choice(keys): rng.choice(values) for _ in range(rng.randrange(0, 4))}
+            status, answer = board.post(rng.choice(paths), data)
+            if status >= 500:
+                server_errors.append((data, answer))
+        else:  # odd methods, paths and headers
+            method = rng.choice(["GET", "POST", "HEAD", "DELETE", "OPTIONS"])
+            path = rng.choice(["/", "/api/", "/api/state?after=-1", "/%", "/?" + "a" * 2000, *paths])
+            headers = rng.choice([{}, {"Content-Type": "application/json"}, {"Content-Type": "a/b; x"}, {"Host": "x"}])
+            body = rng.choice([None, b"", b"{}", b"[]"])
+            try:
+                status, _, _ = board.request(method, path, body, headers)
+            except (OSError, http_client_errors()):
+                continue
+            if status >= 500:
+                server_errors.append((method, path))
+    assert not server_errors
+    state = board.state()
+    assert state["fen"]
+    new(board, mode="analyse")
+    assert board.ok("/api/move", {"move": "e4"})["moves"] == ["e4/B"]
+
+
+def http_client_errors() -> type[Exception]:
+    import http.client
+
+    return http.client.HTTPException
+
+
+# ---------------------------------------------------------------- the command
+def test_alice_engine_gui_command() -> None:
+    """``alice-engine gui --no-browser --port 0``: the URL first on stdout, a working server, a clean exit."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [
+        sys.executable,
+        "-m",
+        "uci",
+        "gui",
+        "--no-browser",
+        "--port",
+        "0",
+        "--engine",
+        f"{sys.executable} {ROOT / 'tests/engines/scripted.py'} first",
+    ]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+    try:
+        assert proc.stdout is not None
+        url = proc.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/")
+        port = int(url.rsplit(":", 1)[1].rstrip("/"))
+        import http.client
+
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn.request("GET", "/api/state")
+        state = json.loads(conn.getresponse().read())
+        assert state["fen"] == START
+        conn.close()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err
+
+
+def test_gui_command_line_errors() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "uci", "gui", "--port", "99999"], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert run.returncode == 2 and "--port" in run.stderr and not run.stdout
