@@ -68,13 +68,16 @@ def match_args(
 
 
 def build_in_place(tree: str) -> bool:
-    """Compile ``tree``'s hot modules next to their sources; False (pure Python) if it cannot."""
+    """Compile ``tree``'s hot modules next to their sources; False (pure Python) if it cannot
+    (``setup.py`` falls back to pure Python and still succeeds, so the build is asked which it is)."""
     if not os.path.exists(os.path.join(tree, "setup.py")):
         return False
-    done = subprocess.run(
-        [sys.executable, "setup.py", "build_ext", "--inplace"], cwd=tree, capture_output=True, text=True
-    )
-    return done.returncode == 0
+    subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace"], cwd=tree, capture_output=True, text=True)
+    probe = subprocess.run(
+        [sys.executable, "-c", "import engine.build; print(engine.build.build_name())"],
+        cwd=tree, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": tree},
+    )  # fmt: skip
+    return probe.stdout.strip() == "compiled: mypyc"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
