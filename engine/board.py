@@ -37,7 +37,7 @@ from engine.movegen import attackers, piece_attacks, pseudo_legal_moves
 from engine.notation import MoveError, landing_board, move_to_san, parse_san, parse_uci
 from engine.position import STARTING_FEN, Position
 from engine.bits import native, unsigned
-from engine.tables import BOARD_NAMES, KING, OCC_A, OCC_B, OCC_BLACK, OCC_WHITE, PAWN, piece_code
+from engine.tables import BOARD_NAMES, KING, OCC_B, OCC_BLACK, OCC_WHITE, PAWN, piece_code
 
 __all__ = ["STARTING_FEN", "AliceBoard", "to_chess_move", "to_engine_move"]
 
@@ -448,7 +448,7 @@ class AliceBoard(chess.Board):
         p = self._pos.sq[square]
         if not p:
             return chess.BB_EMPTY
-        return unsigned(piece_attacks(p, square, self._pos.bb[OCC_A | (p >> 4)]))
+        return unsigned(piece_attacks(p, square, self._pos.occ_b if p >> 4 else self._pos.occ_a))
 
     def attackers_mask(
         self,
@@ -468,9 +468,9 @@ class AliceBoard(chess.Board):
                     color, square, occupied, board=1
                 )
             board = b
-        own = self._pos.bb[OCC_A | board]
+        own = self._pos.occ_b if board else self._pos.occ_a
         o = own if occupied is None else native(occupied)
-        return unsigned(attackers(self._pos.bb, int(color), square, o) & own)
+        return unsigned(attackers(self._pos, int(color), square, o) & own)
 
     def pin_mask(self, color: chess.Color, square: chess.Square) -> chess.Bitboard:
         """The ray to the king if the piece on ``square`` shields its king from an enemy

@@ -38,13 +38,9 @@ from engine.tables import (
     KNIGHT,
     KNIGHT_ATTACKS,
     LINE,
-    OCC_A,
-    OCC_B,
-    OCC_BLACK,
     ORTHO_RAYS,
     PAWN,
     PAWN_ATTACKS,
-    QUEEN,
     RANK_ATTACKS,
     RANK_MASKS,
     ROOK,
@@ -61,7 +57,7 @@ WHITE_RIGHTS: Final = (1, 2)
 BLACK_RIGHTS: Final = (4, 8)
 
 
-def attackers(bb: list[Bitboard], color: int, s: Square, o: Bitboard) -> Bitboard:
+def attackers(pos: Position, color: int, s: Square, o: Bitboard) -> Bitboard:
     """Pieces of ``color`` on the board whose occupancy is ``o`` that attack ``s`` there.
 
     The one attack test of the engine: pieces on the other board are invisible (not in
@@ -70,19 +66,19 @@ def attackers(bb: list[Bitboard], color: int, s: Square, o: Bitboard) -> Bitboar
     >>> import chess
     >>> from engine.position import Position
     >>> pos = Position()
-    >>> bin(attackers(pos.bb, 1, chess.F3, pos.bb[OCC_A])).count("1")  # e2, g2, g1
+    >>> bin(attackers(pos, 1, chess.F3, pos.occ_a)).count("1")  # e2, g2, g1
     3
     """
-    mine = bb[OCC_BLACK | color] & o
+    mine = (pos.white if color else pos.black) & o
     found = mine & (
-        (KNIGHT_ATTACKS[s] & bb[KNIGHT]) | (KING_ATTACKS[s] & bb[KING]) | (PAWN_ATTACKS[(color ^ 1) << 6 | s] & bb[PAWN])
+        (KNIGHT_ATTACKS[s] & pos.knights) | (KING_ATTACKS[s] & pos.kings) | (PAWN_ATTACKS[(color ^ 1) << 6 | s] & pos.pawns)
     )
     # Sliders: look a line up only when one of ours stands on it (empty-board rays).
-    queens = bb[QUEEN]
-    diag = mine & (bb[BISHOP] | queens) & DIAG_RAYS[s]
+    queens = pos.queens
+    diag = mine & (pos.bishops | queens) & DIAG_RAYS[s]
     if diag:
         found |= DIAG_ATTACKS[s][DIAG_MASKS[s] & o] & diag
-    ortho = mine & (bb[ROOK] | queens) & ORTHO_RAYS[s]
+    ortho = mine & (pos.rooks | queens) & ORTHO_RAYS[s]
     if ortho:
         found |= (RANK_ATTACKS[s][RANK_MASKS[s] & o] | FILE_ATTACKS[s][FILE_MASKS[s] & o]) & ortho
     return found
@@ -133,14 +129,13 @@ def pin_ray(pos: Position, color: int, s: Square) -> Bitboard:
     In Alice such a piece can never stay on the line (every move leaves its board), so it
     may only move by capturing that slider.
     """
-    bb = pos.bb
-    k = bit_length(bb[KING] & bb[OCC_BLACK | color]) - 1
+    k = bit_length(pos.kings & (pos.white if color else pos.black)) - 1
     p = pos.sq[s]
     if k < 0 or not p or p >> 4 != pos.sq[k] >> 4:
         return BB_ALL
-    o = bb[OCC_A | (p >> 4)]
-    enemy = bb[OCC_BLACK | (color ^ 1)] & o
-    snipers = enemy & ((DIAG_RAYS[k] & (bb[BISHOP] | bb[QUEEN])) | (ORTHO_RAYS[k] & (bb[ROOK] | bb[QUEEN])))
+    o = pos.occ_b if p >> 4 else pos.occ_a
+    enemy = (pos.black if color else pos.white) & o
+    snipers = enemy & ((DIAG_RAYS[k] & (pos.bishops | pos.queens)) | (ORTHO_RAYS[k] & (pos.rooks | pos.queens)))
     fb = BB_SQUARES[s]
     while snipers:
         b = snipers & -snipers
@@ -161,9 +156,8 @@ def pseudo_legal_moves(pos: Position) -> list[Move]:
     20
     """
     sq = pos.sq
-    bb = pos.bb
     us = pos.turn
-    ours = bb[OCC_BLACK | us]
+    ours = pos.white if us else pos.black
     forward = 8 if us else -8
     moves: list[Move] = []
     pieces = ours
@@ -172,11 +166,11 @@ def pseudo_legal_moves(pos: Position) -> list[Move]:
         pieces ^= fb
         s = bit_length(fb) - 1
         p = sq[s]
-        own = bb[OCC_A | (p >> 4)]
-        other = bb[OCC_B ^ (p >> 4)]
+        own = pos.occ_b if p >> 4 else pos.occ_a
+        other = pos.occ_a if p >> 4 else pos.occ_b
         dests: Bitboard
         if p & 7 == PAWN:
-            dests = PAWN_ATTACKS[us << 6 | s] & bb[OCC_BLACK | (us ^ 1)] & own
+            dests = PAWN_ATTACKS[us << 6 | s] & (pos.black if us else pos.white) & own
             one = BB_SQUARES[s + forward]
             if not one & (own | other):
                 dests |= one
@@ -222,25 +216,24 @@ def legal_moves(pos: Position, captures_only: bool = False) -> list[Move]:
     20
     """
     sq = pos.sq
-    bb = pos.bb
     us = pos.turn
     them = us ^ 1
-    occ_us = bb[OCC_BLACK | us]
-    occ_them = bb[OCC_BLACK | them]
+    occ_us = pos.white if us else pos.black
+    occ_them = pos.black if us else pos.white
     empty = BB_ALL ^ (occ_us | occ_them)
-    occ_a = bb[OCC_A]
-    occ_b = bb[OCC_B]
-    ksq = bit_length(bb[KING] & occ_us) - 1
+    occ_a = pos.occ_a
+    occ_b = pos.occ_b
+    ksq = bit_length(pos.kings & occ_us) - 1
     kb = sq[ksq] >> 4
     occ_k = occ_b if kb else occ_a
     occ_y = occ_a if kb else occ_b
     them_k = occ_them & occ_k
-    bq = bb[BISHOP] | bb[QUEEN]
-    rq = bb[ROOK] | bb[QUEEN]
+    bq = pos.bishops | pos.queens
+    rq = pos.rooks | pos.queens
 
     checkers = them_k & (
-        (KNIGHT_ATTACKS[ksq] & bb[KNIGHT])
-        | (PAWN_ATTACKS[us << 6 | ksq] & bb[PAWN])
+        (KNIGHT_ATTACKS[ksq] & pos.knights)
+        | (PAWN_ATTACKS[us << 6 | ksq] & pos.pawns)
         | (DIAG_ATTACKS[ksq][DIAG_MASKS[ksq] & occ_k] & bq)
         | ((RANK_ATTACKS[ksq][RANK_MASKS[ksq] & occ_k] | FILE_ATTACKS[ksq][FILE_MASKS[ksq] & occ_k]) & rq)
     )
@@ -344,7 +337,7 @@ def legal_moves(pos: Position, captures_only: bool = False) -> list[Move]:
         b = dests & -dests
         dests ^= b
         d = bit_length(b) - 1
-        if not attackers(bb, them, d, occ_k_noking) and not attackers(bb, them, d, occ_y):
+        if not attackers(pos, them, d, occ_k_noking) and not attackers(pos, them, d, occ_y):
             moves.append(ksq | (d << 6))
 
     if pos.castling and not checkers and not captures_only:
@@ -373,7 +366,6 @@ def _castling(
     pos: Position, moves: list[Move], us: int, them: int, ksq: Square, kb: int, occ_k: Bitboard, occ_y: Bitboard
 ) -> None:
     sq = pos.sq
-    bb = pos.bb
     king_code = KING | us << 3 | kb << 4
     rook_code = ROOK | us << 3 | kb << 4
     for right in WHITE_RIGHTS if us else BLACK_RIGHTS:
@@ -384,9 +376,9 @@ def _castling(
             continue
         if between & occ_k or ((BB_SQUARES[kt]) | (BB_SQUARES[rt])) & occ_y:
             continue
-        if attackers(bb, them, crossed[0], occ_k) or attackers(bb, them, crossed[1], occ_k):
+        if attackers(pos, them, crossed[0], occ_k) or attackers(pos, them, crossed[1], occ_k):
             continue
         # The king lands on the other board beside its rook, which may shield it.
-        if attackers(bb, them, kt, occ_y | (BB_SQUARES[rt])):
+        if attackers(pos, them, kt, occ_y | (BB_SQUARES[rt])):
             continue
         moves.append(kf | (kt << 6))

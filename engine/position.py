@@ -24,17 +24,20 @@ from engine.bits import Bitboard, bit_length, unsigned
 from engine.tables import (
     BB_SQUARES,
     BB_LEN,
+    BISHOP,
     BOARD_BIT,
     CASTLE_ROOK_FROM,
     CASTLE_ROOK_TO,
     CASTLING_KEEP,
     COLOR_BIT,
     KING,
+    KNIGHT,
     OCC_A,
     OCC_B,
     OCC_BLACK,
     OCC_WHITE,
     PAWN,
+    QUEEN,
     ROOK,
     ZOBRIST,
     ZOBRIST_CASTLING,
@@ -46,9 +49,10 @@ from engine.tables import (
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
-# One undo record: move, moved piece, captured piece, bitboards before, castling,
-# halfmove clock and key before the move.
-Undo = tuple[Move, Piece, Piece, list[Bitboard], int, int, i64]
+# One undo record: move, moved piece, captured piece, castling, halfmove clock and key
+# before the move (the bitboards are restored by applying the move's changes again).
+Undo = tuple[Move, Piece, Piece, int, int, i64]
+UNDO_KEY = 5  # index of the key in an undo record (repetition scans read it)
 
 
 @dataclass(frozen=True)
@@ -68,16 +72,30 @@ class Outcome:
 class Position:
     """An Alice chess position with its move history.
 
-    ``sq`` is the mailbox of piece codes (``engine.tables``); ``bb`` the
-    bitboards indexed by piece type and the ``OCC_*`` constants; ``turn`` is 1
-    (white) or 0 (black).
+    ``sq`` is the mailbox of piece codes (``engine.tables``). The bitboards (in the build's
+    representation, ``engine.bits``) are fields: by piece type over both colours and boards
+    (``pawns`` .. ``kings``), by colour (``black``, ``white``) and by board (``occ_a``,
+    ``occ_b``); ``bb`` lists them by the ``tables`` indices for code off the hot paths.
+    ``turn`` is 1 (white) or 0 (black).
     """
 
-    __slots__ = ("bb", "castling", "fullmove", "halfmove", "key", "sq", "stack", "turn")
+    __slots__ = (
+        "bishops", "black", "castling", "fullmove", "halfmove", "key", "kings", "knights", "occ_a", "occ_b",
+        "pawns", "queens", "rooks", "sq", "stack", "turn", "white",
+    )  # fmt: skip
 
     def __init__(self, fen: str | None = STARTING_FEN) -> None:
         self.sq: list[Piece] = [0] * 64
-        self.bb: list[Bitboard] = [0] * BB_LEN
+        self.pawns: Bitboard = 0
+        self.knights: Bitboard = 0
+        self.bishops: Bitboard = 0
+        self.rooks: Bitboard = 0
+        self.queens: Bitboard = 0
+        self.kings: Bitboard = 0
+        self.black: Bitboard = 0
+        self.white: Bitboard = 0
+        self.occ_a: Bitboard = 0
+        self.occ_b: Bitboard = 0
         self.turn: int = 1
         self.castling: int = 0
         self.halfmove: int = 0
@@ -113,15 +131,60 @@ class Position:
         return write_fen(self)
 
     def _rebuild(self) -> None:
-        bb: list[Bitboard] = [0] * BB_LEN
+        """The bitboards and the key from the mailbox."""
+        self.pawns = self.knights = self.bishops = self.rooks = self.queens = self.kings = 0
+        self.black = self.white = self.occ_a = self.occ_b = 0
         for s, p in enumerate(self.sq):
             if p:
-                b = BB_SQUARES[s]
-                bb[p & 7] |= b
-                bb[OCC_BLACK | ((p >> 3) & 1)] |= b
-                bb[OCC_A | (p >> 4)] |= b
-        self.bb = bb
+                self._flip(p, BB_SQUARES[s])
         self.key = self.compute_key()
+
+    @property
+    def bb(self) -> list[Bitboard]:
+        """The bitboards as a list indexed by ``tables.PAWN`` .. ``KING`` and ``OCC_*`` (a copy)."""
+        bb: list[Bitboard] = [0] * BB_LEN
+        bb[PAWN], bb[KNIGHT], bb[BISHOP] = self.pawns, self.knights, self.bishops
+        bb[ROOK], bb[QUEEN], bb[KING] = self.rooks, self.queens, self.kings
+        bb[OCC_BLACK], bb[OCC_WHITE], bb[OCC_A], bb[OCC_B] = self.black, self.white, self.occ_a, self.occ_b
+        return bb
+
+    def type_bb(self, t: int) -> Bitboard:
+        """The bitboard of piece type ``t`` (both colours, both boards)."""
+        if t == PAWN:
+            return self.pawns
+        if t == KNIGHT:
+            return self.knights
+        if t == BISHOP:
+            return self.bishops
+        if t == ROOK:
+            return self.rooks
+        if t == QUEEN:
+            return self.queens
+        return self.kings
+
+    def _flip(self, p: Piece, mask: Bitboard) -> None:
+        """Toggle ``mask`` in the bitboards of piece ``p`` (its type, colour and board)."""
+        t = p & 7
+        if t == PAWN:
+            self.pawns ^= mask
+        elif t == KNIGHT:
+            self.knights ^= mask
+        elif t == BISHOP:
+            self.bishops ^= mask
+        elif t == ROOK:
+            self.rooks ^= mask
+        elif t == QUEEN:
+            self.queens ^= mask
+        else:
+            self.kings ^= mask
+        if p & COLOR_BIT:
+            self.white ^= mask
+        else:
+            self.black ^= mask
+        if p & BOARD_BIT:
+            self.occ_b ^= mask
+        else:
+            self.occ_a ^= mask
 
     def compute_key(self) -> i64:
         """The Zobrist key from scratch (the incremental ``key`` must equal it)."""
@@ -137,7 +200,9 @@ class Position:
         """An independent copy, history included."""
         other = Position(None)
         other.sq = self.sq[:]
-        other.bb = self.bb[:]
+        other.pawns, other.knights, other.bishops = self.pawns, self.knights, self.bishops
+        other.rooks, other.queens, other.kings = self.rooks, self.queens, self.kings
+        other.black, other.white, other.occ_a, other.occ_b = self.black, self.white, self.occ_a, self.occ_b
         other.turn = self.turn
         other.castling = self.castling
         other.halfmove = self.halfmove
@@ -154,29 +219,16 @@ class Position:
         d = (m >> 6) & 63
         p = sq[s]
         q = sq[d]
-        old = self.bb
-        bb = old[:]
         key = self.key
-        self.stack.append((m, p, q, old, self.castling, self.halfmove, key))
-        fb = BB_SQUARES[s]
-        tb = BB_SQUARES[d]
-        lay = p >> 4
+        self.stack.append((m, p, q, self.castling, self.halfmove, key))
         c = (p >> 3) & 1
         promo = m >> 12
         np = p ^ BOARD_BIT if not promo else promo | ((p & (COLOR_BIT | BOARD_BIT)) ^ BOARD_BIT)
         sq[s] = 0
         sq[d] = np
-        bb[p & 7] ^= fb
-        bb[np & 7] ^= tb
-        bb[OCC_BLACK | c] ^= fb | tb
-        bb[OCC_A | lay] ^= fb
-        bb[OCC_B - lay] ^= tb
         key ^= ZOBRIST[p << 6 | s] ^ ZOBRIST[np << 6 | d] ^ ZOBRIST_SIDE
         if q:
             key ^= ZOBRIST[q << 6 | d]
-            bb[q & 7] ^= tb
-            bb[OCC_WHITE - c] ^= tb
-            bb[OCC_A | lay] ^= tb
             self.halfmove = 0
         elif p & 7 == PAWN:
             self.halfmove = 0
@@ -186,16 +238,10 @@ class Position:
                 rs = CASTLE_ROOK_FROM[d]
                 rd = CASTLE_ROOK_TO[d]
                 r = sq[rs]
-                nr = r ^ BOARD_BIT
                 sq[rs] = 0
-                sq[rd] = nr
-                rsb = BB_SQUARES[rs]
-                rdb = BB_SQUARES[rd]
-                bb[ROOK] ^= rsb | rdb
-                bb[OCC_BLACK | c] ^= rsb | rdb
-                bb[OCC_A | lay] ^= rsb
-                bb[OCC_B - lay] ^= rdb
-                key ^= ZOBRIST[r << 6 | rs] ^ ZOBRIST[nr << 6 | rd]
+                sq[rd] = r ^ BOARD_BIT
+                key ^= ZOBRIST[r << 6 | rs] ^ ZOBRIST[(r ^ BOARD_BIT) << 6 | rd]
+        self._move_bits(s, d, p, np, q)
         cr = self.castling
         if cr:
             ncr = cr & CASTLING_KEEP[s] & CASTLING_KEEP[d]
@@ -206,20 +252,63 @@ class Position:
             self.fullmove += 1
         self.turn = c ^ 1
         self.key = key
-        self.bb = bb
+
+    def _move_bits(self, s: Square, d: Square, p: Piece, np: Piece, q: Piece) -> None:
+        """Toggle the bitboards for piece ``p`` leaving ``s`` and ``np`` (``p`` through the
+        looking-glass, or what it promotes to) arriving on ``d``, capturing ``q``; the rook
+        too when it is castling. Applied twice it changes nothing: ``pop`` undoes ``push``."""
+        fb = BB_SQUARES[s]
+        tb = BB_SQUARES[d]
+        if q:
+            self._flip(q, tb)
+        if p & 7 == KING and (d - s == 2 or s - d == 2):
+            r = p ^ (KING ^ ROOK)  # our rook, on the king's board before the move
+            self._flip(r, BB_SQUARES[CASTLE_ROOK_FROM[d]])
+            self._flip(r ^ BOARD_BIT, BB_SQUARES[CASTLE_ROOK_TO[d]])
+        if np == p ^ BOARD_BIT:
+            # Same piece: only the board changes; fast path of _flip twice.
+            both = fb | tb
+            t = p & 7
+            if t == PAWN:
+                self.pawns ^= both
+            elif t == KNIGHT:
+                self.knights ^= both
+            elif t == BISHOP:
+                self.bishops ^= both
+            elif t == ROOK:
+                self.rooks ^= both
+            elif t == QUEEN:
+                self.queens ^= both
+            else:
+                self.kings ^= both
+            if p & COLOR_BIT:
+                self.white ^= both
+            else:
+                self.black ^= both
+            if p & BOARD_BIT:
+                self.occ_b ^= fb
+                self.occ_a ^= tb
+            else:
+                self.occ_a ^= fb
+                self.occ_b ^= tb
+        else:
+            self._flip(p, fb)
+            self._flip(np, tb)
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
-        m, p, q, self.bb, self.castling, self.halfmove, self.key = self.stack.pop()
+        m, p, q, self.castling, self.halfmove, self.key = self.stack.pop()
         sq = self.sq
         s = m & 63
         d = (m >> 6) & 63
+        np = sq[d]
         sq[s] = p
         sq[d] = q
         if p & 7 == KING and (d - s == 2 or s - d == 2):
             rd = CASTLE_ROOK_TO[d]
             sq[CASTLE_ROOK_FROM[d]] = sq[rd] ^ BOARD_BIT
             sq[rd] = 0
+        self._move_bits(s, d, p, np, q)
         c = (p >> 3) & 1
         self.turn = c
         if not c:
@@ -228,13 +317,13 @@ class Position:
 
     def push_null(self) -> None:
         """Pass the move (for null-move pruning); undo with ``pop_null``."""
-        self.stack.append((0, 0, 0, self.bb, self.castling, self.halfmove, self.key))
+        self.stack.append((0, 0, 0, self.castling, self.halfmove, self.key))
         self.key ^= ZOBRIST_SIDE
         self.halfmove += 1
         self.turn ^= 1
 
     def pop_null(self) -> None:
-        _, _, _, self.bb, self.castling, self.halfmove, self.key = self.stack.pop()
+        _, _, _, self.castling, self.halfmove, self.key = self.stack.pop()
         self.turn ^= 1
 
     @property
@@ -256,7 +345,7 @@ class Position:
 
     def king(self, color: int) -> Square:
         """The square of ``color``'s king (-1 if none)."""
-        return bit_length(self.bb[KING] & self.bb[OCC_BLACK | int(color)]) - 1
+        return bit_length(self.kings & (self.white if color else self.black)) - 1
 
     def pin_mask(self, color: int, s: Square) -> int:
         """The line from ``color``'s king through ``s`` to the enemy slider that the piece on
@@ -267,17 +356,17 @@ class Position:
     def attackers_mask(self, color: int, s: Square, board: int) -> int:
         """Pieces of ``color`` on ``board`` that attack ``s`` on that board (python-chess's
         bitboard form: see ``engine.bits.unsigned``)."""
-        return unsigned(movegen.attackers(self.bb, int(color), s, self.bb[OCC_A | board]))
+        return unsigned(movegen.attackers(self, int(color), s, self.occ_b if board else self.occ_a))
 
     def is_attacked(self, color: int, s: Square, board: int) -> bool:
-        return bool(movegen.attackers(self.bb, int(color), s, self.bb[OCC_A | board]))
+        return bool(movegen.attackers(self, int(color), s, self.occ_b if board else self.occ_a))
 
     def checkers(self) -> Bitboard:
         """Enemy pieces giving check to the side to move (on its king's board)."""
         k = self.king(self.turn)
         if k < 0:
             return 0
-        return movegen.attackers(self.bb, self.turn ^ 1, k, self.bb[OCC_A | (self.sq[k] >> 4)])
+        return movegen.attackers(self, self.turn ^ 1, k, self.occ_b if self.sq[k] >> 4 else self.occ_a)
 
     def checkers_mask(self) -> int:
         """``checkers()`` in python-chess's bitboard form."""
@@ -317,7 +406,7 @@ class Position:
         limit = max(0, n - self.halfmove)
         i = n - 2
         while i >= limit:
-            if stack[i][6] == key:
+            if stack[i][UNDO_KEY] == key:
                 count += 1
             i -= 2
         return count
@@ -326,8 +415,7 @@ class Position:
         return self.repetitions() >= count
 
     def is_bare_kings(self) -> bool:
-        bb = self.bb
-        return (bb[OCC_BLACK] | bb[OCC_WHITE]) == bb[KING]
+        return (self.black | self.white) == self.kings
 
     def is_fifty_moves(self) -> bool:
         return self.halfmove >= 100

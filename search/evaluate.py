@@ -42,14 +42,8 @@ from engine.tables import (
     BB_FILE_A,
     BB_FILE_H,
     BISHOP,
-    KING,
     KING_ATTACKS,
     KNIGHT,
-    OCC_A,
-    OCC_B,
-    OCC_BLACK,
-    OCC_WHITE,
-    PAWN,
     QUEEN,
     ROOK,
 )
@@ -151,13 +145,12 @@ def _eval(pos: Position) -> tuple[int, int, int, int, int, int, int, int]:
     registers; each side's pieces are one ``_side`` call.
     """
     sq = pos.sq
-    bb = pos.bb
-    occ_a = bb[OCC_A]
-    occ_b = bb[OCC_B]
-    black = bb[OCC_BLACK]
-    white = bb[OCC_WHITE]
-    kings = bb[KING]
-    pawns = bb[PAWN]
+    occ_a = pos.occ_a
+    occ_b = pos.occ_b
+    black = pos.black
+    white = pos.white
+    kings = pos.kings
+    pawns = pos.pawns
     k0 = bit_length(kings & black) - 1
     k1 = bit_length(kings & white) - 1
     kb0 = sq[k0] >> 4
@@ -185,10 +178,10 @@ def _eval(pos: Position) -> tuple[int, int, int, int, int, int, int, int]:
         s = bit_length(lsb) - 1
         material += PST[sq[s] << 6 | s]
     phase = (
-        PHASE_WEIGHT[KNIGHT] * popcount(bb[KNIGHT])
-        + PHASE_WEIGHT[BISHOP] * popcount(bb[BISHOP])
-        + PHASE_WEIGHT[ROOK] * popcount(bb[ROOK])
-        + PHASE_WEIGHT[QUEEN] * popcount(bb[QUEEN])
+        PHASE_WEIGHT[KNIGHT] * popcount(pos.knights)
+        + PHASE_WEIGHT[BISHOP] * popcount(pos.bishops)
+        + PHASE_WEIGHT[ROOK] * popcount(pos.rooks)
+        + PHASE_WEIGHT[QUEEN] * popcount(pos.queens)
     )
     # Each side's pieces: (material, mobility, blockage, placement, danger units it causes the
     # enemy king, how many of its pieces cause them, its attacks on A, its attacks on B).
@@ -199,9 +192,9 @@ def _eval(pos: Position) -> tuple[int, int, int, int, int, int, int, int]:
         sq, black & ~(kings | pawns), black, occ_a, occ_b, kb1, zone1, kb0, zone0, kn1, dg1, ot1, qu1
     )
     material += mat_w + mat_b
-    if popcount(bb[BISHOP] & white) >= 2:
+    if popcount(pos.bishops & white) >= 2:
         material += BISHOP_PAIR
-    if popcount(bb[BISHOP] & black) >= 2:
+    if popcount(pos.bishops & black) >= 2:
         material -= BISHOP_PAIR
     mob = mob_w + mob_b
     blk = blk_w + blk_b

@@ -37,7 +37,7 @@ from array import array
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from engine.position import Position
+from engine.position import UNDO_KEY, Position
 from engine.tables import KING, Move
 from search.limits import Iteration, Result
 from search.search import CHECK_EVERY, SearchStopped, check_info, gives_check
@@ -181,7 +181,7 @@ class MateSearch:
         stack = pos.stack
         count: dict[int, int] = {}
         for i in range(max(0, len(stack) - pos.halfmove), len(stack)):
-            k = stack[i][6]
+            k = stack[i][UNDO_KEY]
             count[k] = count.get(k, 0) + 1
         self.draw_keys = {k for k, c in count.items() if c >= 2}
         self.use_table = not self.draw_keys

@@ -27,23 +27,16 @@ from typing import Final
 
 from engine.bits import Bitboard, bit_length
 from engine.movegen import attackers, checking_squares
-from engine.position import Position
+from engine.position import UNDO_KEY, Position
 from engine.tables import (
     BB_SQUARES,
-    BISHOP,
     DIAG_ATTACKS,
     DIAG_MASKS,
     FILE_ATTACKS,
     FILE_MASKS,
     KING,
-    OCC_A,
-    OCC_B,
-    OCC_BLACK,
-    PAWN,
-    QUEEN,
     RANK_ATTACKS,
     RANK_MASKS,
-    ROOK,
     Move,
 )
 from search.evaluate import evaluate
@@ -123,21 +116,20 @@ def check_info(pos: Position) -> CheckInfo:
     """What ``gives_check`` needs, computed once per node: the enemy king's board, the
     checking squares by ptype on it (``engine.movegen.checking_squares``), the king square,
     that board's occupancy and our diagonal and orthogonal sliders on it."""
-    bb = pos.bb
     us = pos.turn
     them = us ^ 1
-    k = bit_length(bb[KING] & bb[OCC_BLACK | them]) - 1
+    k = bit_length(pos.kings & (pos.black if us else pos.white)) - 1
     kb = pos.sq[k] >> 4
-    o = bb[OCC_A | kb]
-    mine = bb[OCC_BLACK | us] & o
+    o = pos.occ_b if kb else pos.occ_a
+    mine = (pos.white if us else pos.black) & o
     _, pw, kn, dg, ot, qu, _ = checking_squares(k, o, them)
     return (
         kb,
         [0, pw, kn, dg, ot, qu, 0],
         k,
         o,
-        mine & (bb[BISHOP] | bb[QUEEN]),
-        mine & (bb[ROOK] | bb[QUEEN]),
+        mine & (pos.bishops | pos.queens),
+        mine & (pos.rooks | pos.queens),
     )
 
 
@@ -504,7 +496,7 @@ class Searcher:
         seen = 0
         i = n - 4
         while i >= limit:
-            if stack[i][6] == key:
+            if stack[i][UNDO_KEY] == key:
                 if n - i <= ply:
                     return True
                 seen += 1
@@ -522,7 +514,6 @@ class Searcher:
         see = BAD_CAPTURE_ORDER
         counter = self.countermoves[pos.stack[-1][0] & 4095] if USE_COUNTERMOVE and pos.stack else -1
         them = pos.turn ^ 1
-        bb = pos.bb
         scored: list[int] = []  # score << 16 | move: sorting the ints sorts by score, then move
         for m in moves:
             if m == tt_move:
@@ -535,7 +526,7 @@ class Searcher:
                 vv = ORDER_VALUE[victim & 7]
                 av = ORDER_VALUE[p & 7]
                 s = vv * 16 - av + (m >> 12) * 64
-                if see and vv < av and not m >> 12 and attackers(bb, them, d, bb[OCC_B - (p >> 4)]):
+                if see and vv < av and not m >> 12 and attackers(pos, them, d, pos.occ_a if p >> 4 else pos.occ_b):
                     s += BAD_CAPTURE_BASE  # the capturer is lost on the landing board
                 else:
                     s += CAPTURE_BASE
@@ -554,8 +545,7 @@ class Searcher:
     @staticmethod
     def _has_pieces(pos: Position) -> bool:
         """Side to move has something besides king and pawns (null-move safety)."""
-        bb = pos.bb
-        return bool(bb[8 | pos.turn] & ~(bb[PAWN] | bb[KING]))
+        return bool((pos.white if pos.turn else pos.black) & ~(pos.pawns | pos.kings))
 
     # ------------------------------------------------------------ tree
     def _negamax(self, pos: Position, depth: int, alpha: int, beta: int, ply: int, is_pv: bool, can_null: bool) -> int:
@@ -772,7 +762,6 @@ class Searcher:
             hopeless = alpha - best - DELTA_MARGIN
             prune_bad = QS_BAD_CAPTURES
             them = pos.turn ^ 1
-            bb = pos.bb
             for m in moves:
                 d = (m >> 6) & 63
                 victim = sq[d]
@@ -784,7 +773,7 @@ class Searcher:
                     continue
                 p = sq[m & 63]
                 av = ORDER_VALUE[p & 7]
-                if prune_bad and vv < av and attackers(bb, them, d, bb[OCC_B - (p >> 4)]):
+                if prune_bad and vv < av and attackers(pos, them, d, pos.occ_a if p >> 4 else pos.occ_b):
                     continue
                 scored.append((vv * 16 - av) << 16 | m)
         scored.sort(reverse=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sys
 from importlib.machinery import PathFinder
 
@@ -48,8 +49,23 @@ def engine_command() -> list[str]:
     return [script] if INSTALLED and script else [sys.executable, "-m", "uci"]
 
 
-def pure_sources_env() -> dict[str, str]:
-    """An environment whose Python imports the checkout's ``.py`` files (run it with ``cwd=ROOT``)."""
+def pure_sources(into: str) -> dict[str, str]:
+    """Copy the checkout's Python sources of ``engine``, ``search`` and ``uci`` into the folder
+    ``into`` (no extension module, even if the checkout was built in place) and return an
+    environment whose Python imports them (run it with ``cwd=into``)."""
+    for package in ("engine", "search", "uci"):
+        target = os.path.join(into, package)
+        os.makedirs(target, exist_ok=True)
+        for name in os.listdir(os.path.join(ROOT, package)):
+            if name.endswith(".py"):
+                shutil.copyfile(os.path.join(ROOT, package, name), os.path.join(target, name))
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([ROOT, SCRIPTS])
+    env["PYTHONPATH"] = into
     return env
+
+
+def default_sigint() -> None:
+    """``preexec_fn`` of a child process: Ctrl-C (SIGINT) acts as in a terminal, even when the
+    tests run in the background (a shell's background jobs start with SIGINT ignored, and
+    their children inherit that)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -16,6 +16,7 @@ import pytest
 from alice_match.cli import main
 from alice_match.resume import read_played
 from engine import Position
+from installed import default_sigint
 from matchargs import ROOT, each, our_engine, player, scripted
 from matchrun import read_pgn, run
 
@@ -174,7 +175,7 @@ def test_resume_after_a_killed_run(tmp_path: Path) -> None:
     ]  # fmt: skip
     runner = subprocess.Popen(
         [sys.executable, MATCH_PY, *slow], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        cwd=str(tmp_path), start_new_session=True,
+        cwd=str(tmp_path), start_new_session=True, preexec_fn=default_sigint,
     )  # fmt: skip
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and runner.poll() is None:
@@ -208,7 +209,7 @@ def test_ctrl_c_drops_the_games_in_progress(tmp_path: Path) -> None:
     ]  # fmt: skip
     runner = subprocess.Popen(
         [sys.executable, MATCH_PY, *slow], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        cwd=str(tmp_path), start_new_session=True,
+        cwd=str(tmp_path), start_new_session=True, preexec_fn=default_sigint,
     )  # fmt: skip
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not (pgn.exists() and "[GameNumber" in pgn.read_text()):
