@@ -115,7 +115,7 @@ class AliceBoard(chess.Board):
     def _sync(self) -> None:
         """Copy the engine position into python-chess's attributes; drop caches."""
         bb = [unsigned(b) for b in self._pos.bb]  # the compiled engine keeps bit 63 as a sign bit
-        self.pawns, self.knights, self.bishops, self.rooks, self.queens, self.kings = bb[1:7]
+        self.pawns, self.knights, self.bishops, self.rooks, self.queens, self.kings = bb[PAWN : KING + 1]
         self.occupied_co = [bb[OCC_BLACK], bb[OCC_WHITE]]
         self.occupied = bb[OCC_BLACK] | bb[OCC_WHITE]
         self.board_b = bb[OCC_B]
