@@ -44,7 +44,10 @@ def test_ponderhit_when_the_opponent_plays_the_expected_move(tmp_path: Path) -> 
     # Pondering is not charged: f thinks 0.5 s a move while p ponders; p answers a ponderhit at once.
     assert all(ms >= 500 for ms in record.clocks[chess.BLACK])
     assert all(ms < 500 for ms in record.clocks[chess.WHITE])
-    assert all(int(w) == 10000 for w in re.findall(r"go ponder wtime (\d+)", "\n".join(commands)))
+    # Each ponder starts with p's clock after its own moves only (not a loaded machine's 0 ms per answer).
+    spent = record.clocks[chess.WHITE]
+    ponder_wtimes = [int(w) for w in re.findall(r"go ponder wtime (\d+)", "\n".join(commands))]
+    assert ponder_wtimes == [10000 - sum(spent[: i + 1]) for i in range(len(ponder_wtimes))]
     (game,) = read_pgn(pgn)
     assert game.headers["Termination"] == "adjudication"
 
