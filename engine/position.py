@@ -162,8 +162,8 @@ class Position:
             return self.queens
         return self.kings
 
-    def _flip(self, p: Piece, mask: Bitboard) -> None:
-        """Toggle ``mask`` in the bitboards of piece ``p`` (its type, colour and board)."""
+    def _flip_kind(self, p: Piece, mask: Bitboard) -> None:
+        """Toggle ``mask`` in the bitboards of piece ``p``'s type and colour (not its board)."""
         t = p & 7
         if t == PAWN:
             self.pawns ^= mask
@@ -181,6 +181,10 @@ class Position:
             self.white ^= mask
         else:
             self.black ^= mask
+
+    def _flip(self, p: Piece, mask: Bitboard) -> None:
+        """Toggle ``mask`` in the bitboards of piece ``p`` (its type, colour and board)."""
+        self._flip_kind(p, mask)
         if p & BOARD_BIT:
             self.occ_b ^= mask
         else:
@@ -266,25 +270,8 @@ class Position:
             self._flip(r, BB_SQUARES[CASTLE_ROOK_FROM[d]])
             self._flip(r ^ BOARD_BIT, BB_SQUARES[CASTLE_ROOK_TO[d]])
         if np == p ^ BOARD_BIT:
-            # Same piece: only the board changes; fast path of _flip twice.
-            both = fb | tb
-            t = p & 7
-            if t == PAWN:
-                self.pawns ^= both
-            elif t == KNIGHT:
-                self.knights ^= both
-            elif t == BISHOP:
-                self.bishops ^= both
-            elif t == ROOK:
-                self.rooks ^= both
-            elif t == QUEEN:
-                self.queens ^= both
-            else:
-                self.kings ^= both
-            if p & COLOR_BIT:
-                self.white ^= both
-            else:
-                self.black ^= both
+            # Same piece: only the board changes; one pass instead of _flip twice.
+            self._flip_kind(p, fb | tb)
             if p & BOARD_BIT:
                 self.occ_b ^= fb
                 self.occ_a ^= tb

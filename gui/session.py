@@ -279,8 +279,7 @@ class Session:
             self.evals = {}
         else:
             self.evals = {ply: s for ply, s in self.evals.items() if ply <= keep_evals_to}
-        self.halted = False
-        self.engine_error = None
+        self._clear_failure()
 
     def _new_game(self, game: Game) -> None:
         self.game = game
@@ -330,8 +329,7 @@ class Session:
                     self.game.headers.setdefault(tag, self._player_name(color))
             self.mode, self.players = mode, players
             self.paused = False
-            self.halted = False
-            self.engine_error = None
+            self._clear_failure()
             self._update()
 
     def move(self, text: Any) -> str:
@@ -444,16 +442,14 @@ class Session:
             if on and self.mode != "analyse":
                 raise ApiError(409, "switch to Analyse to run the analysis")
             self.analysis_on, self.analysis_engine, self.multipv = on, engine, multipv
-            self.halted = False
-            self.engine_error = None
+            self._clear_failure()
             self._update()
 
     def review(self) -> None:
         """Evaluate every position of the game (for the graph) when nothing else runs."""
         with self.cond:
             self.review_wanted = True
-            self.halted = False
-            self.engine_error = None
+            self._clear_failure()
             self._update()
 
     def stop(self) -> None:
@@ -476,8 +472,7 @@ class Session:
         """Resume: watching goes on, a halted engine tries again, analysis starts."""
         with self.cond:
             self.paused = False
-            self.halted = False
-            self.engine_error = None
+            self._clear_failure()
             if self.mode == "analyse":
                 self.analysis_on = True
             self._update()
@@ -505,6 +500,11 @@ class Session:
             if ply not in self.evals:
                 return ply
         return None
+
+    def _clear_failure(self) -> None:
+        """The user acted after an engine failure: engines may move again. Lock held."""
+        self.halted = False
+        self.engine_error = None
 
     def _update(self) -> None:
         """Start/stop engine work to match the state, then publish. Lock held."""
