@@ -47,20 +47,32 @@ if COMPILED:
             return x - (1 << 64)
         return x
 
+    # The SWAR masks as native statics: mypyc keeps a literal of 2**62 or more boxed and
+    # converts it on every use.
+    _PAIRS: Final[i64] = native(0x5555555555555555)
+    _NIBBLE_PAIRS: Final[i64] = native(0x3333333333333333)
+    _NIBBLES: Final[i64] = native(0x0F0F0F0F0F0F0F0F)
+    _BYTE_SUM: Final[i64] = native(0x0101010101010101)
+
     def popcount(b: i64) -> i64:
         """Number of squares in ``b`` (SWAR; wrap-around multiply, as i64 arithmetic wraps)."""
-        b = b - ((b >> 1) & 0x5555555555555555)
-        b = (b & 0x3333333333333333) + ((b >> 2) & 0x3333333333333333)
-        b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0F
-        return ((b * 0x0101010101010101) >> 56) & 0xFF
+        b = b - ((b >> 1) & _PAIRS)
+        b = (b & _NIBBLE_PAIRS) + ((b >> 2) & _NIBBLE_PAIRS)
+        b = (b + (b >> 4)) & _NIBBLES
+        return ((b * _BYTE_SUM) >> 56) & 0xFF
 
     def bit_length(b: i64) -> i64:
-        """``int.bit_length`` of ``b`` read as an unsigned 64-bit word: 1 + its highest square."""
+        """``int.bit_length`` of ``b`` read as an unsigned 64-bit word: 1 + its highest square
+        (every bit below the highest one set, then counted: no boxing into a Python int)."""
         if b < 0:
             return 64
-        if b >= 1 << 62:
-            return 63
-        return int(b).bit_length()
+        b |= b >> 1
+        b |= b >> 2
+        b |= b >> 4
+        b |= b >> 8
+        b |= b >> 16
+        b |= b >> 32
+        return popcount(b)
 
 else:
 

@@ -28,11 +28,7 @@ from engine.tables import (
     BB_RANK_7,
     BB_RANK_8,
     CASTLES,
-    DIAG_ATTACKS,
-    DIAG_MASKS,
     DIAG_RAYS,
-    FILE_ATTACKS,
-    FILE_MASKS,
     KING,
     KING_ATTACKS,
     KNIGHT,
@@ -41,12 +37,12 @@ from engine.tables import (
     ORTHO_RAYS,
     PAWN,
     PAWN_ATTACKS,
-    RANK_ATTACKS,
-    RANK_MASKS,
     ROOK,
     Move,
     Piece,
     Square,
+    diag_attacks,
+    ortho_attacks,
 )
 
 if TYPE_CHECKING:
@@ -77,10 +73,10 @@ def attackers(pos: Position, color: int, s: Square, o: Bitboard) -> Bitboard:
     queens = pos.queens
     diag = mine & (pos.bishops | queens) & DIAG_RAYS[s]
     if diag:
-        found |= DIAG_ATTACKS[s][DIAG_MASKS[s] & o] & diag
+        found |= diag_attacks(s, o) & diag
     ortho = mine & (pos.rooks | queens) & ORTHO_RAYS[s]
     if ortho:
-        found |= (RANK_ATTACKS[s][RANK_MASKS[s] & o] | FILE_ATTACKS[s][FILE_MASKS[s] & o]) & ortho
+        found |= ortho_attacks(s, o) & ortho
     return found
 
 
@@ -102,9 +98,9 @@ def piece_attacks(code: Piece, s: Square, o: Bitboard) -> Bitboard:
         return KING_ATTACKS[s]
     a: Bitboard = 0
     if t != ROOK:
-        a = DIAG_ATTACKS[s][DIAG_MASKS[s] & o]
+        a = diag_attacks(s, o)
     if t != BISHOP:
-        a |= RANK_ATTACKS[s][RANK_MASKS[s] & o] | FILE_ATTACKS[s][FILE_MASKS[s] & o]
+        a |= ortho_attacks(s, o)
     return a
 
 
@@ -117,8 +113,8 @@ def checking_squares(k: Square, o: Bitboard, king_color: int) -> tuple[i64, i64,
     >>> checking_squares(chess.E8, 0, 0)[KNIGHT] == chess.BB_KNIGHT_ATTACKS[chess.E8]
     True
     """
-    dg = DIAG_ATTACKS[k][DIAG_MASKS[k] & o]
-    ot = RANK_ATTACKS[k][RANK_MASKS[k] & o] | FILE_ATTACKS[k][FILE_MASKS[k] & o]
+    dg = diag_attacks(k, o)
+    ot = ortho_attacks(k, o)
     return (0, PAWN_ATTACKS[king_color << 6 | k], KNIGHT_ATTACKS[k], dg, ot, dg | ot, 0)
 
 
@@ -234,8 +230,8 @@ def legal_moves(pos: Position, captures_only: bool = False) -> list[Move]:
     checkers = them_k & (
         (KNIGHT_ATTACKS[ksq] & pos.knights)
         | (PAWN_ATTACKS[us << 6 | ksq] & pos.pawns)
-        | (DIAG_ATTACKS[ksq][DIAG_MASKS[ksq] & occ_k] & bq)
-        | ((RANK_ATTACKS[ksq][RANK_MASKS[ksq] & occ_k] | FILE_ATTACKS[ksq][FILE_MASKS[ksq] & occ_k]) & rq)
+        | (diag_attacks(ksq, occ_k) & bq)
+        | (ortho_attacks(ksq, occ_k) & rq)
     )
     # Blockers of slider lines to the king with at most two pieces in the way:
     # a move on board K starting or capturing there may expose the king.
@@ -298,15 +294,11 @@ def legal_moves(pos: Position, captures_only: bool = False) -> list[Move]:
             if t == KNIGHT:
                 dests = KNIGHT_ATTACKS[s]
             elif t == BISHOP:
-                dests = DIAG_ATTACKS[s][DIAG_MASKS[s] & o]
+                dests = diag_attacks(s, o)
             elif t == ROOK:
-                dests = RANK_ATTACKS[s][RANK_MASKS[s] & o] | FILE_ATTACKS[s][FILE_MASKS[s] & o]
+                dests = ortho_attacks(s, o)
             else:
-                dests = (
-                    DIAG_ATTACKS[s][DIAG_MASKS[s] & o]
-                    | RANK_ATTACKS[s][RANK_MASKS[s] & o]
-                    | FILE_ATTACKS[s][FILE_MASKS[s] & o]
-                )
+                dests = diag_attacks(s, o) | ortho_attacks(s, o)
             dests &= target_b if x else target_a
         if x == kb:
             dests &= k_mask
@@ -355,9 +347,7 @@ def _safe_from_k(
         check ^= tb
         o2 = occ_k & ~(fb | tb)
         enemy = them_k & ~tb
-        if (DIAG_ATTACKS[ksq][DIAG_MASKS[ksq] & o2] & enemy & bq) or (
-            (RANK_ATTACKS[ksq][RANK_MASKS[ksq] & o2] | FILE_ATTACKS[ksq][FILE_MASKS[ksq] & o2]) & enemy & rq
-        ):
+        if (diag_attacks(ksq, o2) & enemy & bq) or (ortho_attacks(ksq, o2) & enemy & rq):
             dests ^= tb
     return dests
 

@@ -32,7 +32,7 @@ import chess
 from mypy_extensions import i64
 
 from engine.bits import BB_ALL as BB_ALL
-from engine.bits import Bitboard, native
+from engine.bits import COMPILED, Bitboard, native
 
 Square = int
 Move = int
@@ -128,14 +128,85 @@ BB_FILE_A: Final[i64] = native(chess.BB_FILE_A)
 BB_FILE_H: Final[i64] = native(chess.BB_FILE_H)
 
 
-def diag_attacks(sq: Square, occupied: Bitboard) -> Bitboard:
-    """Bishop moves from ``sq`` over ``occupied`` (one board)."""
-    return DIAG_ATTACKS[sq][DIAG_MASKS[sq] & occupied]
+def _slide(sq: Square, occupied: int, df: int, dr: int) -> int:
+    """Squares a slider on ``sq`` reaches in the one direction (df, dr) over ``occupied``."""
+    f, r, found = (sq & 7) + df, (sq >> 3) + dr, 0
+    while 0 <= f < 8 and 0 <= r < 8:
+        found |= 1 << (r * 8 + f)
+        if occupied >> (r * 8 + f) & 1:
+            break
+        f, r = f + df, r + dr
+    return found
 
 
-def ortho_attacks(sq: Square, occupied: Bitboard) -> Bitboard:
-    """Rook moves from ``sq`` over ``occupied`` (one board)."""
-    return RANK_ATTACKS[sq][RANK_MASKS[sq] & occupied] | FILE_ATTACKS[sq][FILE_MASKS[sq] & occupied]
+def _line_table(line: tuple[tuple[int, int], tuple[int, int]], bit_square: object) -> list[Bitboard]:
+    """``T[sq << 6 | i]``: the slider reach of ``sq`` along ``line`` (two opposite directions)
+    when the line's inner occupancy index is ``i`` (bit j: the line's square that
+    ``bit_square(sq, j + 1)`` names is occupied; ``None``: no such square)."""
+    table: list[Bitboard] = []
+    for sq in range(64):
+        for i in range(64):
+            occ = 0
+            for j in range(6):
+                s = bit_square(sq, j + 1)  # type: ignore[operator]
+                if i >> j & 1 and s is not None:
+                    occ |= 1 << s
+            table.append(native(_slide(sq, occ, *line[0]) | _slide(sq, occ, *line[1])))
+    return table
+
+
+def _on_diagonal(sq: Square, f: int, slope: int) -> Square | None:
+    """The square on file ``f`` of the diagonal through ``sq`` rising by ``slope`` per file."""
+    r = (sq >> 3) + (f - (sq & 7)) * slope
+    return r * 8 + f if 0 <= r < 8 else None
+
+
+# Slider reach without a dictionary: the occupancy of one line through the square is
+# folded into a 6-bit index (the line's two end squares never matter) and looked up in a
+# flat table. Ranks: a shift. Files: the a-file bits folded into one byte by shifts. A
+# diagonal has one square per file, so OR-ing its bytes together gives a byte indexed by
+# file. The compiled build uses these (a dict lookup there costs more than the folding);
+# the pure build keeps python-chess's per-square dicts (fewer interpreted operations).
+RANK_REACH: Final[list[Bitboard]] = _line_table(((1, 0), (-1, 0)), lambda sq, j: (sq & 56) + j)
+FILE_REACH: Final[list[Bitboard]] = _line_table(((0, 1), (0, -1)), lambda sq, j: j * 8 + (sq & 7))
+DIAG_UP_REACH: Final[list[Bitboard]] = _line_table(((1, 1), (-1, -1)), lambda sq, j: _on_diagonal(sq, j, 1))
+DIAG_DOWN_REACH: Final[list[Bitboard]] = _line_table(((1, -1), (-1, 1)), lambda sq, j: _on_diagonal(sq, j, -1))
+DIAG_UP_MASKS: Final[list[Bitboard]] = [native(_slide(s, 0, 1, 1) | _slide(s, 0, -1, -1)) for s in range(64)]
+DIAG_DOWN_MASKS: Final[list[Bitboard]] = [native(_slide(s, 0, 1, -1) | _slide(s, 0, -1, 1)) for s in range(64)]
+
+if COMPILED:
+
+    def diag_attacks(sq: Square, occupied: Bitboard) -> Bitboard:
+        """Bishop moves from ``sq`` over ``occupied`` (one board)."""
+        x = occupied & DIAG_UP_MASKS[sq]
+        x |= x >> 32  # bytes folded: sign bits shifted in stay above the low byte
+        x |= x >> 16
+        x |= x >> 8
+        y = occupied & DIAG_DOWN_MASKS[sq]
+        y |= y >> 32
+        y |= y >> 16
+        y |= y >> 8
+        i = sq << 6
+        return DIAG_UP_REACH[i | ((x >> 1) & 63)] | DIAG_DOWN_REACH[i | ((y >> 1) & 63)]
+
+    def ortho_attacks(sq: Square, occupied: Bitboard) -> Bitboard:
+        """Rook moves from ``sq`` over ``occupied`` (one board)."""
+        x = (occupied >> (sq & 7)) & BB_FILE_A
+        x |= x >> 7  # file bits 8k gathered into the low byte
+        x |= x >> 14
+        x |= x >> 28
+        i = sq << 6
+        return RANK_REACH[i | ((occupied >> ((sq & 56) | 1)) & 63)] | FILE_REACH[i | ((x >> 1) & 63)]
+
+else:
+
+    def diag_attacks(sq: Square, occupied: Bitboard) -> Bitboard:
+        """Bishop moves from ``sq`` over ``occupied`` (one board)."""
+        return DIAG_ATTACKS[sq][DIAG_MASKS[sq] & occupied]
+
+    def ortho_attacks(sq: Square, occupied: Bitboard) -> Bitboard:
+        """Rook moves from ``sq`` over ``occupied`` (one board)."""
+        return RANK_ATTACKS[sq][RANK_MASKS[sq] & occupied] | FILE_ATTACKS[sq][FILE_MASKS[sq] & occupied]
 
 
 # Castling: right bit -> (king from, king to, rook from, rook to, squares that must

@@ -30,14 +30,10 @@ from engine.movegen import attackers, checking_squares
 from engine.position import UNDO_KEY, Position
 from engine.tables import (
     BB_SQUARES,
-    DIAG_ATTACKS,
-    DIAG_MASKS,
-    FILE_ATTACKS,
-    FILE_MASKS,
     KING,
-    RANK_ATTACKS,
-    RANK_MASKS,
     Move,
+    diag_attacks,
+    ortho_attacks,
 )
 from search.evaluate import evaluate
 from search.limits import Iteration, Limits, PonderHit, Result
@@ -51,6 +47,7 @@ from search.tt import (
     TranspositionTable,
     score_from_tt,
     score_to_tt,
+    unpack,
 )
 
 # ---------------------------------------------------------------- tunables
@@ -151,9 +148,9 @@ def gives_check(pos: Position, m: Move, info: CheckInfo) -> bool:
         return bool(chk[(m >> 12) or (p & 7)] >> d & 1)
     fb = BB_SQUARES[s]
     o2 = (o ^ fb) & ~(BB_SQUARES[d])  # a capture on this board removes the captured piece too
-    if DIAG_ATTACKS[k][DIAG_MASKS[k] & o2] & bq & ~fb:
+    if diag_attacks(k, o2) & bq & ~fb:
         return True
-    return bool((RANK_ATTACKS[k][RANK_MASKS[k] & o2] | FILE_ATTACKS[k][FILE_MASKS[k] & o2]) & rq & ~fb)
+    return bool(ortho_attacks(k, o2) & rq & ~fb)
 
 
 def _line_score(line: tuple[int, Move, list[Move]]) -> int:
@@ -573,10 +570,10 @@ class Searcher:
             return self._qsearch(pos, alpha, beta, ply, 0)
 
         key = pos.key
-        entry = self.tt.probe(key)
+        word = self.tt.probe_word(key)
         tt_move = 0
-        if entry is not None:
-            tt_move, tt_score, tt_depth, tt_bound = entry
+        if word:
+            tt_move, tt_score, tt_depth, tt_bound = unpack(word)
             if not is_pv and tt_depth >= depth:
                 tt_score = score_from_tt(tt_score, ply)
                 if tt_bound == BOUND_EXACT:
@@ -613,9 +610,16 @@ class Searcher:
         moves = pos.legal_moves()
         if not moves:
             return -MATE + ply if in_check else DRAW
-        if tt_move and tt_move not in moves:
-            tt_move = 0  # a key collision or a stale entry: never play an unverified move
-        moves = self._order(pos, moves, tt_move, ply)
+        if tt_move and tt_move in moves:
+            # The hash move is searched first; the others are ordered only if it does not
+            # cut off (most hash moves do, and ordering is a large share of a node's cost).
+            rest = moves
+            rest.remove(tt_move)
+            moves = [tt_move]
+        else:
+            # No hash move, or a key collision or a stale entry: never play an unverified move.
+            rest = []
+            moves = self._order(pos, moves, 0, ply)
 
         futile = (
             bool(USE_FUTILITY)
@@ -633,7 +637,14 @@ class Searcher:
         lmp_limit = LMP_MOVES[depth] if USE_LMP and not is_pv and not in_check and depth < len(LMP_MOVES) else 999
         quiets: list[Move] = []
         cinfo: CheckInfo | None = None
-        for m in moves:
+        i = 0
+        while True:
+            if i == 1 and rest:  # the hash move did not cut off: now order the others
+                moves.extend(self._order(pos, rest, 0, ply))
+            if i >= len(moves):
+                break
+            m = moves[i]
+            i += 1
             quiet = not sq[(m >> 6) & 63] and not m >> 12
             if quiet and (futile or searched >= lmp_limit) and best_score > -MATE_BOUND:
                 if cinfo is None:
@@ -717,10 +728,10 @@ class Searcher:
         self.seldepth = max(self.seldepth, ply)
         use_tt = QS_TT
         if use_tt:
-            entry = self.tt.probe(pos.key)
-            if entry is not None:
-                tt_score = score_from_tt(entry[1], ply)
-                tt_bound = entry[3]
+            word = self.tt.probe_word(pos.key)
+            if word:
+                _, tt_score, _, tt_bound = unpack(word)
+                tt_score = score_from_tt(tt_score, ply)
                 if (
                     tt_bound == BOUND_EXACT
                     or (tt_bound == BOUND_LOWER and tt_score >= beta)

@@ -63,6 +63,16 @@ def score_from_tt(score: int, ply: int) -> int:
     return score
 
 
+def pack(move: int, score: int, depth: int, bound: int, generation: int) -> int:
+    """The packed word of an entry (``depth`` 0..255, ``score`` node-relative)."""
+    return move | (score + SCORE_OFFSET) << 16 | depth << 32 | bound << 40 | generation << 42
+
+
+def unpack(word: int) -> TTEntry:
+    """``(move, score, depth, bound)`` of a non-zero packed word."""
+    return word & 0xFFFF, ((word >> 16) & 0xFFFF) - SCORE_OFFSET, (word >> 32) & 0xFF, (word >> 40) & 3
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # tests stand in a table whose every key collides
 class TranspositionTable:
     """Bounded hash table keyed by ``Position.key`` (see the module docstring)."""
@@ -103,13 +113,16 @@ class TranspositionTable:
 
         The score is as stored (node-relative for mates: see ``score_from_tt``).
         """
+        word = self.probe_word(key)
+        return unpack(word) if word else None
+
+    def probe_word(self, key: int) -> int:
+        """The packed word stored for ``key`` (see the module docstring), 0 when none: the
+        search's probe, which ``unpack`` reads without allocating a tuple (compiled)."""
         i = key % self.slots
         if self.keys[i] != key:
-            return None
-        d = self.data[i]
-        if not d:
-            return None
-        return d & 0xFFFF, ((d >> 16) & 0xFFFF) - SCORE_OFFSET, (d >> 32) & 0xFF, (d >> 40) & 3
+            return 0
+        return self.data[i]
 
     def store(self, key: int, move: int, score: int, depth: int, bound: int) -> None:
         """Record a search result (``score`` node-relative, ``depth`` >= 0)."""
@@ -127,7 +140,7 @@ class TranspositionTable:
         elif depth > 255:
             depth = 255
         self.keys[i] = key
-        data[i] = move | (score + SCORE_OFFSET) << 16 | depth << 32 | bound << 40 | gen << 42
+        data[i] = pack(move, score, depth, bound, gen)
 
     def hashfull(self) -> int:
         """Permille of the first 1000 slots used by the current generation."""

@@ -18,9 +18,10 @@ from search.tt import (
     BYTES_PER_ENTRY,
     MATE,
     TranspositionTable,
-    TTEntry,
+    pack,
     score_from_tt,
     score_to_tt,
+    unpack,
 )
 
 
@@ -30,6 +31,13 @@ def test_store_and_probe_round_trip() -> None:
         tt.store(987654321, 0x3FFF, score, 17, BOUND_LOWER)
         assert tt.probe(987654321) == (0x3FFF, score, 17, BOUND_LOWER)
     assert tt.probe(123) is None
+
+
+def test_probe_word_unpacks_to_the_entry() -> None:
+    tt = TranspositionTable(1)
+    tt.store(4242, 0x0ABC, -321, 9, BOUND_UPPER)
+    assert unpack(tt.probe_word(4242)) == tt.probe(4242) == (0x0ABC, -321, 9, BOUND_UPPER)
+    assert tt.probe_word(4243) == 0
 
 
 def test_size_is_bounded_by_megabytes() -> None:
@@ -77,10 +85,10 @@ class GarbageTable(TranspositionTable):
         super().__init__(1)
         self.rng = random.Random(seed)
 
-    def probe(self, key: int) -> TTEntry | None:
+    def probe_word(self, key: int) -> int:
         r = self.rng
         move = r.randrange(1, 1 << 15)
-        return move, r.randrange(-MATE, MATE), r.randrange(0, 3), r.choice((BOUND_LOWER, BOUND_UPPER))
+        return pack(move, r.randrange(-MATE, MATE), r.randrange(0, 3), r.choice((BOUND_LOWER, BOUND_UPPER)), 0)
 
 
 def test_colliding_entries_never_yield_an_illegal_move() -> None:
