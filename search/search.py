@@ -97,7 +97,9 @@ COUNTER_SCORE: Final = (1 << 22) - 1  # ordering: the countermove just below the
 BAD_CAPTURE_BASE: Final = -(1 << 24)  # ordering: captures that lose the capturer go after the quiet moves
 ORDER_VALUE: Final = (0, 1, 3, 3, 5, 9, 20)  # MVV-LVA piece values by ptype
 QS_VALUE: Final = (0, 100, 320, 330, 500, 950, 0)  # quiescence delta pruning: what a capture can win, by ptype
-EVAL_CACHE_BITS: Final = 16  # static evaluations remembered (2**bits slots, 16 bytes each)
+EVAL_CACHE_BITS: Final = 16  # static evaluations remembered (2**bits slots, 8 bytes each)
+EVAL_CHECK_MASK: Final = 0xFF_FFFF_FFFF  # 40 key bits above the slot index, kept in a slot to tell positions apart
+EVAL_OFFSET: Final = 32768  # a cached score is stored as score + this in 16 bits
 
 
 class SearchStopped(Exception):
@@ -168,8 +170,7 @@ class Searcher:
         self.history: list[list[int]] = [[0] * 4096 for _ in range(2)]
         self.killers: list[list[Move]] = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.countermoves: list[Move] = [0] * 4096
-        self._eval_keys = array("Q", bytes(8 << EVAL_CACHE_BITS))
-        self._eval_vals = array("q", bytes(8 << EVAL_CACHE_BITS))
+        self._eval_cache = array("Q", bytes(8 << EVAL_CACHE_BITS))  # see _static
         self._stop_event: threading.Event = threading.Event()
         self._start = 0.0
         self._soft_ms: float | None = None
@@ -183,7 +184,8 @@ class Searcher:
         self._root_best: Move = 0  # best move found so far in the running iteration
         self._root_nodes_best = 0  # nodes spent under the best root move in the last root search
         self._root_nodes_all = 0  # nodes of that root search
-        self.evaluate: Callable[[Position], int] = evaluate
+        # None: search.evaluate, called natively; tests hook in a function of their own.
+        self.eval_hook: Callable[[Position], int] | None = None
 
     # ------------------------------------------------------------ management
     def resize(self, mb: int) -> None:
@@ -196,7 +198,7 @@ class Searcher:
         self.history = [[0] * 4096 for _ in range(2)]
         self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.countermoves = [0] * 4096
-        self._eval_keys = array("Q", bytes(8 << EVAL_CACHE_BITS))
+        self._eval_cache = array("Q", bytes(8 << EVAL_CACHE_BITS))
 
     def ponderhit(self) -> None:
         """The opponent played the pondered move: apply the time limits from now (any thread;
@@ -466,14 +468,22 @@ class Searcher:
         return 0
 
     def _static(self, pos: Position) -> int:
-        """``self.evaluate(pos)`` through a small direct-mapped cache keyed by ``pos.key``."""
+        """``evaluate(pos)`` (or ``eval_hook``) through a small direct-mapped cache.
+
+        One word per slot, read once: 40 bits of the key (``EVAL_CHECK_MASK``) above the slot
+        index, then the score + ``EVAL_OFFSET`` in 16 bits (never 0, so 0 is an empty
+        slot). The word stays below 2**62, where the compiled build keeps ints unboxed.
+        """
         key = pos.key
         i = key & ((1 << EVAL_CACHE_BITS) - 1)
-        if self._eval_keys[i] == key:
-            return self._eval_vals[i]
-        v = self.evaluate(pos)
-        self._eval_keys[i] = key
-        self._eval_vals[i] = v
+        check = (key >> EVAL_CACHE_BITS) & EVAL_CHECK_MASK
+        word = self._eval_cache[i]
+        if word and word >> 16 == check:
+            return (word & 0xFFFF) - EVAL_OFFSET
+        hook = self.eval_hook
+        v = evaluate(pos) if hook is None else hook(pos)
+        if -EVAL_OFFSET < v < EVAL_OFFSET:
+            self._eval_cache[i] = check << 16 | (v + EVAL_OFFSET)
         return v
 
     def _is_draw(self, pos: Position, ply: int) -> bool:
