@@ -13,8 +13,10 @@ bundled openings with colours reversed (``-games 2 -repeat``).
 * ``--tc T``: a time control such as ``5+0.05``. For everything that costs or saves time
   (a new evaluation term, SEE, time management): a fixed-node A/B hides those costs. Both
   trees are then built in place with the compiled core (``python setup.py build_ext
-  --inplace``), as a user's ``pip install .`` builds it, unless ``--pure``; run it with
-  nothing heavy beside it (concurrency at most the number of cores).
+  --inplace``), as a user's ``pip install .`` builds it, unless ``--pure``; a tree that
+  does not compile stops the run with an error (the running Python needs mypy and
+  setuptools>=77). Run it with nothing heavy beside it (concurrency at most the number of
+  cores).
 
 ``--sprt`` stops as soon as the test decides, elo0/elo1 as given (default 0 and 10,
 alpha = beta = 0.05). A change lands when it passes; the result goes in its commit message.
@@ -100,8 +102,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             if args.tc and not args.pure:
                 for tree in (args.test_dir, base_dir):
-                    built = build_in_place(tree)
-                    print(f"{tree}: {'compiled' if built else 'pure Python (no compiled build)'}", flush=True)
+                    if not build_in_place(tree):
+                        # Timing a pure tree against a compiled one (or two pure ones, when
+                        # the compile was asked for) would measure the wrong thing.
+                        print(
+                            f"selfplay.py: error: {tree} could not be compiled: `python setup.py build_ext"
+                            f" --inplace` needs mypy and setuptools>=77 in {sys.executable}"
+                            " (pip install 'mypy>=1.15,<2.5' 'setuptools>=77'); or pass --pure",
+                            file=sys.stderr,
+                        )
+                        return 2
+                    print(f"{tree}: compiled", flush=True)
             run = match_args(
                 base_dir, args.test_dir, args.nodes, args.rounds, args.sprt, args.concurrency,
                 args.tc, args.elo0, args.elo1,

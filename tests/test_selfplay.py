@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+import pytest
 import selfplay
 from alice_match.cli import parse_args
 
@@ -35,3 +36,11 @@ def test_selfplay_at_a_time_control_with_sprt_bounds() -> None:
 
 def test_build_in_place_without_a_setup_script_is_pure(tmp_path: object) -> None:
     assert selfplay.build_in_place(str(tmp_path)) is False
+
+
+def test_a_time_control_run_stops_when_a_tree_does_not_compile(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(selfplay, "build_in_place", lambda tree: False)
+    assert selfplay.main(["HEAD", "--tc", "5+0.05", "--rounds", "1", "--test-dir", str(tmp_path)]) == 2
+    assert "could not be compiled" in capsys.readouterr().err
