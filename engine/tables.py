@@ -26,6 +26,7 @@ lacks: the squares between and the lines through two squares, flat tables indexe
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Final
 
 import chess
@@ -139,7 +140,9 @@ def _slide(sq: Square, occupied: int, df: int, dr: int) -> int:
     return found
 
 
-def _line_table(line: tuple[tuple[int, int], tuple[int, int]], bit_square: object) -> list[Bitboard]:
+def _line_table(
+    line: tuple[tuple[int, int], tuple[int, int]], bit_square: Callable[[Square, int], Square | None]
+) -> list[Bitboard]:
     """``T[sq << 6 | i]``: the slider reach of ``sq`` along ``line`` (two opposite directions)
     when the line's inner occupancy index is ``i`` (bit j: the line's square that
     ``bit_square(sq, j + 1)`` names is occupied; ``None``: no such square)."""
@@ -148,7 +151,7 @@ def _line_table(line: tuple[tuple[int, int], tuple[int, int]], bit_square: objec
         for i in range(64):
             occ = 0
             for j in range(6):
-                s = bit_square(sq, j + 1)  # type: ignore[operator]
+                s = bit_square(sq, j + 1)
                 if i >> j & 1 and s is not None:
                     occ |= 1 << s
             table.append(native(_slide(sq, occ, *line[0]) | _slide(sq, occ, *line[1])))
@@ -166,15 +169,15 @@ def _on_diagonal(sq: Square, f: int, slope: int) -> Square | None:
 # flat table. Ranks: a shift. Files: the a-file bits folded into one byte by shifts. A
 # diagonal has one square per file, so OR-ing its bytes together gives a byte indexed by
 # file. The compiled build uses these (a dict lookup there costs more than the folding);
-# the pure build keeps python-chess's per-square dicts (fewer interpreted operations).
-RANK_REACH: Final[list[Bitboard]] = _line_table(((1, 0), (-1, 0)), lambda sq, j: (sq & 56) + j)
-FILE_REACH: Final[list[Bitboard]] = _line_table(((0, 1), (0, -1)), lambda sq, j: j * 8 + (sq & 7))
-DIAG_UP_REACH: Final[list[Bitboard]] = _line_table(((1, 1), (-1, -1)), lambda sq, j: _on_diagonal(sq, j, 1))
-DIAG_DOWN_REACH: Final[list[Bitboard]] = _line_table(((1, -1), (-1, 1)), lambda sq, j: _on_diagonal(sq, j, -1))
-DIAG_UP_MASKS: Final[list[Bitboard]] = [native(_slide(s, 0, 1, 1) | _slide(s, 0, -1, -1)) for s in range(64)]
-DIAG_DOWN_MASKS: Final[list[Bitboard]] = [native(_slide(s, 0, 1, -1) | _slide(s, 0, -1, 1)) for s in range(64)]
-
+# the pure build keeps python-chess's per-square dicts (fewer interpreted operations) and
+# does not build these tables (they would add tens of milliseconds to its start-up).
 if COMPILED:
+    RANK_REACH: Final[list[Bitboard]] = _line_table(((1, 0), (-1, 0)), lambda sq, j: (sq & 56) + j)
+    FILE_REACH: Final[list[Bitboard]] = _line_table(((0, 1), (0, -1)), lambda sq, j: j * 8 + (sq & 7))
+    DIAG_UP_REACH: Final[list[Bitboard]] = _line_table(((1, 1), (-1, -1)), lambda sq, j: _on_diagonal(sq, j, 1))
+    DIAG_DOWN_REACH: Final[list[Bitboard]] = _line_table(((1, -1), (-1, 1)), lambda sq, j: _on_diagonal(sq, j, -1))
+    DIAG_UP_MASKS: Final[list[Bitboard]] = [native(_slide(s, 0, 1, 1) | _slide(s, 0, -1, -1)) for s in range(64)]
+    DIAG_DOWN_MASKS: Final[list[Bitboard]] = [native(_slide(s, 0, 1, -1) | _slide(s, 0, -1, 1)) for s in range(64)]
 
     def diag_attacks(sq: Square, occupied: Bitboard) -> Bitboard:
         """Bishop moves from ``sq`` over ``occupied`` (one board)."""
