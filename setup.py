@@ -38,6 +38,7 @@ COMPILED_MODULES = [
     "engine/notation.py",
     "engine/perft.py",
     "search/search.py",
+    "search/score.py",
     "search/mate.py",
     "search/evaluate.py",
     "search/tt.py",

@@ -26,6 +26,7 @@ from engine.board import AliceBoard
 from gui.engines import EngineFailure, EngineLoop, EngineProcess, EngineSpec, SearchRequest
 from gui.game import Game, GameError
 from gui.strength import Strength, strength_choices
+from search.score import MATE
 
 MODES = ("play", "analyse", "watch")
 FIRST_STRENGTH = "level:4"  # the opponent before anyone chooses: a middle level (full strength if none)
@@ -34,7 +35,6 @@ PV_SHOWN = 10  # moves of each line shown
 REVIEW_NODES = 5000  # nodes per position when the finished game is evaluated
 WATCH_PAUSE = 0.6  # seconds between moves when watching engines, so each can be seen
 LONG_POLL = 20.0  # seconds a state request waits for a change
-MATE_CP = 10_000  # centipawns a mate counts as on the evaluation bar and graph
 
 
 class ApiError(Exception):
@@ -65,14 +65,14 @@ class Task:
 
 
 def score_json(score: chess.engine.PovScore | None, turn: chess.Color) -> dict[str, Any] | None:
-    """A score for the page: ``cp`` (White's view, mates as ``±MATE_CP``), ``mate``
+    """A score for the page: ``cp`` (White's view, mates as ``±MATE``), ``mate``
     (White's view) and ``text`` (``+0.35``, ``#3``, ``#-2``)."""
     if score is None:
         return None
     white = score.white()
     mate = white.mate()
     if mate is not None:
-        return {"cp": MATE_CP if mate > 0 else -MATE_CP, "mate": mate, "text": f"#{mate}"}
+        return {"cp": MATE if mate > 0 else -MATE, "mate": mate, "text": f"#{mate}"}
     cp = white.score() or 0
     return {"cp": cp, "mate": None, "text": f"{cp / 100:+.2f}"}
 
@@ -639,7 +639,7 @@ class Session:
                 score = {"cp": 0, "mate": None, "text": "0.00"}
                 if board.is_checkmate():
                     white_won = board.turn == chess.BLACK
-                    score = {"cp": MATE_CP if white_won else -MATE_CP, "mate": 0, "text": "1-0" if white_won else "0-1"}
+                    score = {"cp": MATE if white_won else -MATE, "mate": 0, "text": "1-0" if white_won else "0-1"}
                 with self.cond:
                     if self.generation == generation:
                         self.evals[ply] = score

@@ -47,9 +47,9 @@ from engine.tables import (
     QUEEN,
     ROOK,
 )
+from search.score import PIECE_VALUE
 
 # ---------------------------------------------------------------- weights
-PIECE_VALUE: Final = (0, 116, 302, 306, 570, 1200, 0)  # material by ptype: -, P, N, B, R, Q, K
 CENTER_BONUS: Final = (0, 0, 13, 5, 0, -4, 0)  # piece-square: per step nearer the centre, by ptype
 PAWN_RANK_BONUS: Final = (0, 0, -3, -5, 13, 85, 180, 0)  # piece-square: pawn by relative rank (1..8 -> index 0..7)
 KING_MG_BACK_RANK: Final = -6  # king, middlegame: bonus for standing on its first rank

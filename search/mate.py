@@ -41,7 +41,7 @@ from engine.position import UNDO_KEY, Position
 from engine.tables import KING, Move
 from search.limits import Iteration, Result
 from search.search import CHECK_EVERY, SearchStopped, check_info, gives_check
-from search.tt import MATE
+from search.score import MATE
 
 if TYPE_CHECKING:
     from search.search import Searcher

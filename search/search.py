@@ -38,12 +38,11 @@ from engine.tables import (
 from search.evaluate import evaluate
 from search.limits import Iteration, Limits, PonderHit, Result
 from search.timeman import SCALE_MIN_DEPTH, budget, soft_scale
+from search.score import DRAW, INF, MATE, MATE_BOUND
 from search.tt import (
     BOUND_EXACT,
     BOUND_LOWER,
     BOUND_UPPER,
-    MATE,
-    MATE_BOUND,
     TranspositionTable,
     score_from_tt,
     score_to_tt,
@@ -51,8 +50,6 @@ from search.tt import (
 )
 
 # ---------------------------------------------------------------- tunables
-INF: Final = 32000  # larger than any score
-DRAW: Final = 0  # score of a draw (repetition, fifty moves, stalemate, bare kings)
 MAX_PLY: Final = 100  # hard limit on the search stack
 MAX_DEPTH: Final = 64  # deepest iteration
 CHECK_EVERY: Final = 128  # nodes between clock / stop-event checks (a few ms at Python speed)

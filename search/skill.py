@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 
 from engine.tables import Move
 from search.limits import Iteration, Limits
+from search.score import MATE, MATE_BOUND
 
 # ---------------------------------------------------------------- tunables
 SKILL_MAX = 20  # Skill Level at full strength (no weakening)
@@ -35,7 +36,6 @@ SKILL_NODES = ((0, 150), (5, 400), (10, 1000), (15, 3000), (19, 8000))  # (skill
 SKILL_MARGIN = ((0, 300), (5, 200), (10, 120), (15, 60), (19, 25))  # (skill, cp it may lose at most)
 SKILL_TEMPERATURE = ((0, 150), (5, 90), (10, 50), (15, 25), (19, 10))  # (skill, cp of the softmax)
 SKILL_LINES = ((0, 4), (10, 4), (15, 3), (19, 2))  # (skill, root lines searched)
-MATE_CP = 30_000  # a mate in n counts as MATE_CP - n centipawns
 # (skill, Elo) measured with alice-match at fixed nodes, random mover = 500 (README, "Levels").
 ELO_TABLE = ((0.0, 1440), (5.0, 1690), (10.0, 1840), (15.0, 2140), (19.0, 2520))
 ELO_MIN = ELO_TABLE[0][1]
@@ -103,9 +103,9 @@ def search_limits(limits: Limits, p: Plan) -> Limits:
 
 
 def centipawns(it: Iteration) -> int:
-    """A line's score in centipawns for the side to move, mates as ``±(MATE_CP - n)``."""
+    """A line's score in centipawns for the side to move, mates as ``±(MATE - n)``."""
     if it.mate is not None:
-        return MATE_CP - abs(it.mate) if it.mate > 0 else -MATE_CP + abs(it.mate)
+        return MATE - abs(it.mate) if it.mate > 0 else -MATE + abs(it.mate)
     return it.score
 
 
@@ -134,7 +134,7 @@ def choose(lines: list[Iteration], p: Plan, rng: random.Random) -> Move | None:
     if not scored:
         return None
     best = max(score for score, _ in scored)
-    if best >= MATE_CP - 1000:  # a mate it has seen is always played
+    if best >= MATE_BOUND:  # a mate it has seen is always played
         return next(move for score, move in scored if score == best)
     allowed = [(best - score, move) for score, move in scored if best - score <= p.margin]
     weights = [math.exp(-loss / p.temperature) for loss, _ in allowed]

@@ -29,6 +29,8 @@ from array import array
 
 from mypy_extensions import mypyc_attr
 
+from search.score import MATE_BOUND
+
 # ---------------------------------------------------------------- tunables
 BYTES_PER_ENTRY = 16  # 8-byte key + 8-byte packed data, two typed arrays
 REPLACE_DEPTH_MARGIN = 2  # an older-or-equal-generation entry yields to one at least this much shallower
@@ -39,8 +41,6 @@ BOUND_LOWER = 2  # score >= stored (fail high)
 BOUND_EXACT = 3
 
 SCORE_OFFSET = 32768
-MATE = 30000  # mate at the root; mate in n plies scores MATE - n
-MATE_BOUND = MATE - 1000  # scores beyond this are mates
 
 TTEntry = tuple[int, int, int, int]  # move, score, depth, bound
 

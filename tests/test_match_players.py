@@ -11,6 +11,7 @@ from pathlib import Path
 
 from alice_match.players import GreedyPlayer, RandomPlayer, material_gain
 from engine import Position, move_to_uci, parse_uci
+from search.score import PIECE_VALUE
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,8 +38,8 @@ def test_greedy_takes_the_most_material() -> None:
     pos = Position("q3k3/8/8/8/8/5p2/8/R3K1N1 w - - 0 1")
     player = GreedyPlayer()
     move = player.choose(pos)
-    assert move_to_uci(pos, move) == "a1a8" and material_gain(pos, move) == 900
-    assert player.score(pos, move) == "cp 900"
+    assert move_to_uci(pos, move) == "a1a8" and material_gain(pos, move) == PIECE_VALUE[5]
+    assert player.score(pos, move) == f"cp {PIECE_VALUE[5]}"
     promo = Position("4k3/P7/8/8/8/8/8/4K3 w - - 0 1")
     assert move_to_uci(promo, GreedyPlayer().choose(promo)) == "a7a8q"
 

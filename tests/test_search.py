@@ -15,7 +15,7 @@ from engine.position import Position
 from search.bench import BENCH_FENS, run_bench
 from search.limits import Iteration, Limits, Result
 from search.search import Searcher, check_info, gives_check
-from search.tt import MATE
+from search.score import MATE
 from walks import random_positions, walk
 
 EARLY_MATES = [

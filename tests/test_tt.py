@@ -11,12 +11,12 @@ from engine.position import Position
 from search.bench import BENCH_FENS
 from search.limits import Iteration, Limits
 from search.search import Searcher
+from search.score import MATE
 from search.tt import (
     BOUND_EXACT,
     BOUND_LOWER,
     BOUND_UPPER,
     BYTES_PER_ENTRY,
-    MATE,
     TranspositionTable,
     pack,
     score_from_tt,

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from engine import STARTING_FEN, FenError, MoveError, Position, move_to_uci, parse_uci
+from search.score import PIECE_VALUE
 
-PIECE_VALUES = (0, 100, 300, 300, 500, 900, 0)  # by piece type (engine codes & 7)
 
 
 class MiniEngine:
@@ -133,9 +133,9 @@ class RandomPlayer(MiniEngine):
 
 def material_gain(pos: Position, move: int) -> int:
     """Centipawns won at once by ``move``: the captured piece plus any promotion gain."""
-    gain = PIECE_VALUES[pos.sq[(move >> 6) & 63] & 7]
+    gain = PIECE_VALUE[pos.sq[(move >> 6) & 63] & 7]
     if move >> 12:
-        gain += PIECE_VALUES[move >> 12] - PIECE_VALUES[1]
+        gain += PIECE_VALUE[move >> 12] - PIECE_VALUE[1]
     return gain
 
 
