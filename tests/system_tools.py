@@ -1,0 +1,43 @@
+"""System programs some tests need but ``pip install '.[test]'`` cannot install.
+
+The web board's browser tests need Debian's Chromium, the XBoard tests XBoard and Xvfb. On a
+machine without them those tests are skipped with one reason that names the Debian package to
+install; with ``ALICE_REQUIRE_SYSTEM_TOOLS=1`` (set by ``.ci/run``, which installs them) a
+missing program fails the test instead, so CI can never pass by skipping.
+
+    CHROMIUM = require_program("/usr/bin/chromium", "chromium")   # in a fixture or a test
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+REQUIRE_ENV = "ALICE_REQUIRE_SYSTEM_TOOLS"  # "1": a missing system program is a failure
+SKIP_PREFIX = "missing system program"  # starts every skip reason given here (summary line)
+
+
+def required() -> bool:
+    """``ALICE_REQUIRE_SYSTEM_TOOLS`` is set to anything but "" or "0"."""
+    return os.environ.get(REQUIRE_ENV, "") not in ("", "0")
+
+
+def find_program(program: str) -> str | None:
+    """``program`` (a path, or a name looked up on ``PATH``) if it is an executable file, else None."""
+    if os.sep in program:
+        return program if os.path.isfile(program) and os.access(program, os.X_OK) else None
+    return shutil.which(program)
+
+
+def require_program(program: str, package: str) -> str:
+    """The path of ``program``; if it is missing, skip the calling test (or fail it when
+    ``ALICE_REQUIRE_SYSTEM_TOOLS`` is set), naming the Debian ``package`` that provides it."""
+    found = find_program(program)
+    if found is not None:
+        return found
+    reason = f"{SKIP_PREFIX} {program}: install it with `apt-get install {package}`"
+    if required():
+        pytest.fail(f"{reason} ({REQUIRE_ENV} is set)", pytrace=False)
+    pytest.skip(reason)
