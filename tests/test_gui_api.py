@@ -17,7 +17,7 @@ import pytest
 import engine.board  # noqa: F401 (registers the Alice variant for chess.pgn)
 from engine.board import AliceBoard
 from gui import engines as gui_engines
-from gui import session as gui_session
+from gui import scheduler as gui_scheduler
 from gui.server import MAX_BODY
 from gui_helpers import ROOT, Board, alice, running_board, scripted
 
@@ -61,7 +61,7 @@ def test_state_at_start(board: Board) -> None:
     assert board.state()["engines"][FIRST]["strengths"][0]["value"] == "full"  # no levels
 
 
-@pytest.mark.parametrize("module", ["gui.game", "gui.engines", "gui.strength"])
+@pytest.mark.parametrize("module", ["gui.game", "gui.engines", "gui.strength", "gui.requests", "gui.view"])
 def test_docstring_examples(module: str) -> None:
     import doctest
     import importlib
@@ -333,7 +333,7 @@ def test_the_page_cannot_choose_a_command(board: Board) -> None:
 
 
 def test_watch_two_engines_and_pause(board: Board, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(gui_session, "WATCH_PAUSE", 0.0)
+    monkeypatch.setattr(gui_scheduler, "WATCH_PAUSE", 0.0)
     player = {"engine": FIRST, "strength": "full"}
     new(board, mode="watch", white=player, black={"engine": ALICE, "strength": "nodes:1000"})
     board.wait_for(lambda s: len(s["moves"]) >= 4)
