@@ -18,9 +18,10 @@ import chess.engine
 from engine.board import AliceBoard
 from gui.engines import EngineFailure, SearchRequest
 from gui.requests import MAX_MULTIPV
+from gui.game import Evaluation, Node
 from gui.state import BoardState, Task
 from gui.strength import strength_choices
-from gui.view import pv_san, score_json
+from gui.view import evaluation_json, evaluation_of, pv_san
 from search.score import MATE
 
 REVIEW_NODES = 5000  # nodes per position when the finished game is evaluated
@@ -34,28 +35,26 @@ class Scheduler:
         self.state = state
 
     def wanted(self) -> tuple[str, tuple[Any, ...], int] | None:
-        """The search that should run now: (kind, key, engine), or ``None``."""
+        """The search that should run now: (kind, key, engine), or ``None``. A key names the
+        position (a node id, never reused) and the settings: a new key replaces the search."""
         s = self.state
         game = s.game
         at_end = game.cursor == game.plies
         if s.mode in ("play", "watch") and at_end and not game.over() and not s.halted and not s.paused:
-            player = s.players[game.board.turn]
+            player = s.players[game.turn]
             if player is not None:
-                return "move", ("move", s.generation, player), player.engine
-        if s.mode == "analyse" and s.analysis_on and not s.halted:
-            if not (game.over() and at_end):
-                key = ("analyse", s.generation, game.cursor, s.analysis_engine, s.multipv)
-                return "analyse", key, s.analysis_engine
+                return "move", ("move", game.current.id, player), player.engine
+        if s.mode == "analyse" and s.analysis_on and not s.halted and game.current.ending is None:
+            key = ("analyse", game.current.id, s.analysis_engine, s.multipv)
+            return "analyse", key, s.analysis_engine
         if s.review_wanted and not s.halted and self.unreviewed() is not None:
-            return "review", ("review", s.generation, s.analysis_engine), s.analysis_engine
+            return "review", ("review", s.game_token, s.analysis_engine), s.analysis_engine
         return None
 
-    def unreviewed(self) -> int | None:
-        """The first ply without an evaluation."""
-        for ply in range(self.state.game.plies + 1):
-            if ply not in self.state.evals:
-                return ply
-        return None
+    def unreviewed(self) -> Node | None:
+        """The first position of the line on view without an evaluation."""
+        game = self.state.game
+        return next((node for node in [game.root, *game.line()] if node.evaluation is None), None)
 
     def update(self) -> None:
         """Start/stop engine work to match the state, then publish. Lock held."""
@@ -131,8 +130,8 @@ class Scheduler:
         with s.cond:
             if task.cancelled:
                 return
+            node = s.game.current
             board = s.game.view()
-            generation, ply = s.generation, s.game.cursor
             player = s.players[board.turn] if task.kind == "move" else None
             token = s.game_token
             multipv = s.multipv if task.kind == "analyse" else 1
@@ -142,53 +141,56 @@ class Scheduler:
                 options, limit = dict(strength.options), strength.limit
             else:
                 options, limit = dict(choices["full"].options), None
-            s.lines, s.lines_for = [], (generation, ply)
+            s.lines, s.lines_for = [], node.id
         if task.kind == "move" and s.mode == "watch":
             await asyncio.sleep(WATCH_PAUSE)
 
         def on_info(info: chess.engine.InfoDict) -> None:
-            self._on_info(task, board, generation, ply, info)
+            self._on_info(task, board, node.id, info)
 
         best = await engine.search(SearchRequest(board, limit, options, multipv, token), on_info, task.stop)
         if task.kind != "move" or best is None or task.cancelled:
             return
         with s.cond:
-            if s.task is not task or s.generation != generation:
+            if s.task is not task or s.game.current.id != node.id:
                 return
             if best.move is None or not board.is_legal(best.move):
                 self._fail(task, f"{engine.name} sent no legal move (bestmove {best.move})")
                 return
-            s.game.play(best.move)
-            s.game_changed(ply)
+            game = s.game.copy()
+            game.play(best.move)
+            s.game = game
+            s.game_changed()
 
-    def _on_info(self, task: Task, board: AliceBoard, generation: int, ply: int, info: chess.engine.InfoDict) -> None:
+    def _on_info(self, task: Task, board: AliceBoard, node_id: int, info: chess.engine.InfoDict) -> None:
         s = self.state
         if "score" not in info or not info.get("pv"):
             return
         with s.cond:
-            if task.cancelled or s.task is not task or s.generation != generation:
+            if task.cancelled or s.task is not task:
                 return
             multipv = info.get("multipv", 1)
-            score = score_json(info["score"], board.turn)
-            if not 1 <= multipv <= MAX_MULTIPV or score is None:
+            score = evaluation_of(info["score"])
+            if not 1 <= multipv <= MAX_MULTIPV:
                 return
             line = {
                 "multipv": multipv,
                 "depth": info.get("depth"),
                 "nodes": info.get("nodes"),
                 "nps": info.get("nps"),
-                "score": score,
+                "score": evaluation_json(score),
                 "pv": pv_san(board, info.get("pv", [])),
             }
             while len(s.lines) < multipv:
                 s.lines.append({})
             s.lines[multipv - 1] = line
-            if multipv == 1:
-                s.evals[ply] = score
+            node = s.game.node(node_id)
+            if multipv == 1 and node is not None:
+                node.evaluation = score
             s.changed()
 
     async def _run_review(self, task: Task) -> None:
-        """Evaluate each position without an evaluation, at ``REVIEW_NODES`` each."""
+        """Evaluate each position of the line on view without an evaluation, at ``REVIEW_NODES`` each."""
         s = self.state
         engine = s.engines[task.engine]
         await engine.warm_up()
@@ -196,34 +198,36 @@ class Scheduler:
             with s.cond:
                 if task.cancelled:
                     return
-                ply = self.unreviewed()
-                if ply is None:
+                node = self.unreviewed()
+                if node is None:
                     s.review_wanted = False
                     return
-                board = s.game.view(ply)
-                generation = s.generation
+                board = s.game.board_at(node)
                 options = dict(strength_choices(engine.options)["full"].options)  # undoes any level
                 token = s.game_token
             if board.is_game_over():
-                score = {"cp": 0, "mate": None, "text": "0.00"}
+                score = Evaluation(0)
                 if board.is_checkmate():
-                    white_won = board.turn == chess.BLACK
-                    score = {"cp": MATE if white_won else -MATE, "mate": 0, "text": "1-0" if white_won else "0-1"}
+                    score = Evaluation(MATE if board.turn == chess.BLACK else -MATE, 0)
                 with s.cond:
-                    if s.generation == generation:
-                        s.evals[ply] = score
-                        s.changed()
+                    self._evaluated(node.id, score)
                 continue
-            found: dict[str, Any] = {}
+            found: list[Evaluation] = []
 
             def on_info(info: chess.engine.InfoDict) -> None:
                 if "score" in info and info.get("multipv", 1) == 1:
-                    found["score"] = score_json(info["score"], board.turn)
+                    found.append(evaluation_of(info["score"]))
 
             request = SearchRequest(board, chess.engine.Limit(nodes=REVIEW_NODES), options, 1, token)
             await engine.search(request, on_info, task.stop)
             with s.cond:
-                if task.cancelled or s.generation != generation:
+                if task.cancelled:
                     return
-                s.evals[ply] = found.get("score") or {"cp": 0, "mate": None, "text": "?"}
-                s.changed()
+                self._evaluated(node.id, found[-1] if found else Evaluation(0, known=False))
+
+    def _evaluated(self, node_id: int, score: Evaluation) -> None:
+        """Keep an evaluation with its position (if the position is still in the game). Lock held."""
+        node = self.state.game.node(node_id)
+        if node is not None:
+            node.evaluation = score
+        self.state.changed()

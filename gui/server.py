@@ -265,7 +265,7 @@ POST_ROUTES: dict[str, Route] = {
     "move": lambda s, d: {"san": s.move(d.get("move"))},
     "takeback": lambda s, d: s.take_back(),
     "resign": lambda s, d: s.resign(),
-    "goto": lambda s, d: s.goto(d.get("ply")),
+    "goto": lambda s, d: s.goto(d),
     "fen": lambda s, d: s.load_fen(d.get("fen")),
     "pgn": lambda s, d: s.load_pgn(d.get("pgn")),
     "analysis": lambda s, d: s.set_analysis(d),

@@ -8,13 +8,15 @@ the new state calls for. A request that cannot be carried out raises ``ApiError`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 import chess
 
 from gui.engines import EngineFailure, EngineLoop, EngineSpec
 from gui.game import Game, GameError
+from gui.pgn import read_first_alice_game, write_pgn
 from gui.requests import (
     AnalysisSettings,
     ApiError,
@@ -86,57 +88,78 @@ class Session(BoardState):
         return state_json(self)
 
     # ------------------------------------------------------------ requests
-    def _new_game(self, game: Game) -> None:
+    @contextmanager
+    def _changing(self) -> Iterator[None]:
+        """Hold the lock while a request changes the state; then start or stop engine work
+        and publish. If the request fails, every field is put back as it was: handlers never
+        change the game in place (they change a ``copy()`` and swap it in), so the saved
+        references, and where the game was on view, are the whole state."""
+        with self.cond:
+            saved = dict(vars(self))
+            current = self.game.current
+            try:
+                yield
+            except BaseException:
+                vars(self).update(saved)
+                self.game.current = current
+                raise
+            self.scheduler.update()
+
+    def _new_game(self, game: Game, note: str | None = None) -> None:
         self.game = game
         self.game_token = object()
         self.lines, self.lines_for = [], None
         self.review_wanted = False
         self.paused = False
-        self.game_changed(None)
+        self.note = note
+        self.game_changed()
 
     def _setup(self, data: Mapping[str, Any]) -> Setup:
         return parse_setup(data, self.mode, self.choices, [engine.name for engine in self.engines])
 
     def new_game(self, data: Mapping[str, Any]) -> None:
         """A new game from the start position with the players and mode in ``data``."""
-        with self.cond:
+        with self._changing():
             setup = self._setup(data)
             self.mode, self.players = setup.mode, setup.players
             self._new_game(Game())
-            self.scheduler.update()
 
     def set_mode(self, data: Mapping[str, Any]) -> None:
         """Change the mode and players, keeping the game (e.g. analyse a finished game)."""
-        with self.cond:
+        with self._changing():
             setup = self._setup(data)
             if self.game.plies and setup.mode != self.mode:  # the game keeps who played it (for its PGN)
+                game = self.game.copy()
                 for color, tag in ((chess.WHITE, "White"), (chess.BLACK, "Black")):
-                    self.game.headers.setdefault(tag, self.player_name(color))
+                    game.headers.setdefault(tag, self.player_name(color))
+                self.game = game
             self.mode, self.players = setup.mode, setup.players
             self.paused = False
             self.clear_failure()
-            self.scheduler.update()
 
     def move(self, text: Any) -> str:
-        """Play the human's move (UCI or SAN); its SAN."""
+        """Play the human's move (UCI or SAN); its SAN. At an earlier position of the line
+        (Analyse) a move other than the next one starts a variation: nothing is dropped."""
         text = parse_string("move", text, " like e2e4 or Nf3")
-        with self.cond:
+        with self._changing():
             if not self.human_can_move():
                 raise ApiError(409, self._why_no_move())
-            ply = self.game.cursor
+            game = self.game.copy()
             try:
-                san = self.game.play_text(text)
+                san = game.play_text(text)
             except GameError as error:
                 raise ApiError(400, str(error)) from None
-            self.game_changed(ply)
-            self.scheduler.update()
+            self.game = game
+            self.note = None
+            self.game_changed()
             return san
 
     def _why_no_move(self) -> str:
         game = self.game
-        if game.over() and game.cursor == game.plies:
-            assert game.ending is not None
-            return f"the game is over ({game.ending.result}, {game.ending.reason})"
+        if game.current.ending is not None or (game.over() and game.cursor == game.plies):
+            ending = game.current.ending or game.ending
+            assert ending is not None
+            return f"the game is over ({ending.result}, {ending.reason})"
         if self.mode == "watch":
             return "you are watching: switch to Play or Analyse to move"
         if game.cursor != game.plies:
@@ -144,7 +167,8 @@ class Session(BoardState):
         return "it is the engine's turn"
 
     def take_back(self) -> None:
-        with self.cond:
+        """Take back the last move of the line on view (in Play: your last move and the engine's answer)."""
+        with self._changing():
             game = self.game
             if self.mode == "watch":
                 raise ApiError(409, "you are watching: pause and switch to Analyse to take back")
@@ -153,94 +177,96 @@ class Session(BoardState):
             count = 1
             if self.mode == "play":
                 human = next((c for c, p in self.players.items() if p is None), chess.WHITE)
-                board = game.board.copy()
-                board.pop()
-                while board.move_stack and board.turn != human:
-                    board.pop()
-                    count += 1
-                if board.turn != human:
+                turn_after = game.root_board.turn ^ (game.plies % 2 == 1)  # to move at the end of the line
+                # Back to the last position where it was the human's move, before their move.
+                count = 1 if turn_after != human else 2
+                if count > game.plies or (game.root_board.turn ^ ((game.plies - count) % 2 == 1)) != human:
                     raise ApiError(409, "there is no move of yours to take back")
+            game = game.copy()
             game.take_back(count)
-            self.game_changed(game.plies)
-            self.scheduler.update()
+            self.game = game
+            self.game_changed()
 
     def resign(self) -> None:
-        with self.cond:
+        with self._changing():
             human = [c for c, p in self.players.items() if p is None]
             if self.mode != "play" or len(human) != 1:
                 raise ApiError(409, "you can resign only when playing against the engine")
+            game = self.game.copy()
             try:
-                self.game.resign(human[0])
+                game.resign(human[0])
             except GameError as error:
                 raise ApiError(409, str(error)) from None
-            self.game.cursor = self.game.plies
-            self.game_changed(self.game.plies)
-            self.scheduler.update()
+            self.game = game
+            self.game_changed()
 
-    def goto(self, ply: Any) -> None:
-        ply = parse_whole_number("ply", ply)
-        with self.cond:
+    def goto(self, data: Mapping[str, Any]) -> None:
+        """Show another position: ``{"ply": n}`` along the line on view, or ``{"node": id}``
+        anywhere in the game (a variation's move: its line becomes the line on view)."""
+        with self._changing():
             try:
-                self.game.goto(ply)
+                if "node" in data:
+                    self.game.goto_node(parse_whole_number("node", data["node"]))
+                else:
+                    self.game.goto(parse_whole_number("ply", data.get("ply")))
             except GameError as error:
                 raise ApiError(400, str(error)) from None
-            self.scheduler.update()
 
     def load_fen(self, fen: Any) -> None:
-        self._load("fen", Game.from_fen, fen)
-
-    def load_pgn(self, pgn: Any) -> None:
-        self._load("pgn", Game.from_pgn, pgn)
-
-    def _load(self, what: str, parse: Callable[[str], Game], text: Any) -> None:
-        """A new game from a FEN or PGN; a finished game is evaluated for the graph."""
-        text = parse_string(what, text, "")
+        text = parse_string("fen", fen, "")
         try:
-            game = parse(text)
+            game = Game.from_fen(text)
         except GameError as error:
             raise ApiError(400, str(error)) from None
-        with self.cond:
-            self._new_game(game)
+        self._load(game, None)
+
+    def load_pgn(self, pgn: Any) -> None:
+        text = parse_string("pgn", pgn, "")
+        try:
+            game, note = read_first_alice_game(text)
+        except GameError as error:
+            raise ApiError(400, str(error)) from None
+        self._load(game, note or None)
+
+    def _load(self, game: Game, note: str | None) -> None:
+        """A new game from a FEN or PGN; a finished game is evaluated for the graph."""
+        with self._changing():
+            self._new_game(game, note)
             self.review_wanted = game.over()
-            self.scheduler.update()
 
     def export_pgn(self) -> str:
         with self.cond:
-            return self.game.pgn(self.player_name(chess.WHITE), self.player_name(chess.BLACK))
+            return write_pgn(self.game, self.player_name(chess.WHITE), self.player_name(chess.BLACK))
 
     def set_analysis(self, data: Mapping[str, Any]) -> None:
-        with self.cond:
+        with self._changing():
             now = AnalysisSettings(self.analysis_on, self.analysis_engine, self.multipv)
             settings = parse_analysis(data, now, len(self.engines))
             if settings.on and self.mode != "analyse":
                 raise ApiError(409, "switch to Analyse to run the analysis")
             self.analysis_on, self.analysis_engine, self.multipv = settings.on, settings.engine, settings.multipv
             self.clear_failure()
-            self.scheduler.update()
 
     def review(self) -> None:
-        """Evaluate every position of the game (for the graph) when nothing else runs."""
-        with self.cond:
+        """Evaluate every position of the line on view (for the graph) when nothing else runs."""
+        with self._changing():
             self.review_wanted = True
             self.clear_failure()
-            self.scheduler.update()
 
     def stop(self) -> None:
         """The engine plays its best move now; watching pauses; analysis stops."""
-        with self.cond:
+        with self._changing():
             if self.mode == "watch":
                 self.paused = True
             if self.mode == "analyse":
                 self.analysis_on = False
             self.review_wanted = False
             self.scheduler.move_now()
-            self.scheduler.update()
 
     def go(self) -> None:
         """Resume: watching goes on, a halted engine tries again, analysis starts."""
-        with self.cond:
+        with self._changing():
             self.paused = False
             self.clear_failure()
             if self.mode == "analyse":
                 self.analysis_on = True
-            self.scheduler.update()

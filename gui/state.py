@@ -67,10 +67,9 @@ class BoardState:
         self.engine_error: str | None = None
         self.task: Task | None = None
         self.lines: list[dict[str, Any]] = []
-        self.lines_for: tuple[int, int] | None = None  # (generation, ply) the lines belong to
+        self.lines_for: int | None = None  # the node (position) the lines belong to
         self.thinking: str | None = None  # who is thinking, for the page
-        self.evals: dict[int, dict[str, Any]] = {}  # ply -> score (White's view)
-        self.generation = 0
+        self.note: str | None = None  # a word for the page about the last load (which game of a PGN)
 
     def changed(self) -> None:
         """Call with the lock held after any change the page should see."""
@@ -82,13 +81,8 @@ class BoardState:
         self.halted = False
         self.engine_error = None
 
-    def game_changed(self, keep_evals_to: int | None) -> None:
-        """After the moves changed: a new generation, stale evaluations dropped. Lock held."""
-        self.generation += 1
-        if keep_evals_to is None:
-            self.evals = {}
-        else:
-            self.evals = {ply: s for ply, s in self.evals.items() if ply <= keep_evals_to}
+    def game_changed(self) -> None:
+        """After the moves changed: engines may move again. Lock held."""
         self.clear_failure()
 
     def engine_name(self, index: int) -> str:
@@ -97,10 +91,10 @@ class BoardState:
     def human_can_move(self) -> bool:
         game = self.game
         if self.mode == "analyse":
-            return not (game.over() and game.cursor == game.plies)
+            return game.current.ending is None
         if self.mode == "watch" or game.over() or game.cursor != game.plies:
             return False
-        return self.players[game.board.turn] is None
+        return self.players[game.turn] is None
 
     def player_name(self, color: chess.Color) -> str:
         player = self.players[color]

@@ -19,23 +19,27 @@ import chess
 import chess.engine
 
 from engine.board import AliceBoard
+from gui.game import Evaluation, Game
 from gui.state import BoardState
 from search.score import MATE
 
 PV_SHOWN = 10  # moves of each line shown
 
 
-def score_json(score: chess.engine.PovScore | None, turn: chess.Color) -> dict[str, Any] | None:
-    """A score for the page: ``cp`` (White's view, mates as ``±MATE``), ``mate``
-    (White's view) and ``text`` (``+0.35``, ``#3``, ``#-2``)."""
-    if score is None:
-        return None
+def evaluation_of(score: chess.engine.PovScore) -> Evaluation:
+    """An engine's score as the game keeps it (White's view, mates as ``±MATE``)."""
     white = score.white()
     mate = white.mate()
     if mate is not None:
-        return {"cp": MATE if mate > 0 else -MATE, "mate": mate, "text": f"#{mate}"}
-    cp = white.score() or 0
-    return {"cp": cp, "mate": None, "text": f"{cp / 100:+.2f}"}
+        return Evaluation(MATE if mate > 0 else -MATE, mate)
+    return Evaluation(white.score() or 0)
+
+
+def evaluation_json(evaluation: Evaluation | None) -> dict[str, Any] | None:
+    """``{cp, mate, text}`` for the page (``text``: ``+0.35``, ``#3``, ``#-2``, ``1-0``, ``?``)."""
+    if evaluation is None:
+        return None
+    return {"cp": evaluation.cp, "mate": evaluation.mate, "text": evaluation.text()}
 
 
 def pv_san(board: AliceBoard, moves: list[chess.Move]) -> str:
@@ -105,15 +109,46 @@ def _player_json(state: BoardState, color: chess.Color) -> dict[str, Any] | None
     return None if player is None else {"engine": player.engine, "strength": player.strength}
 
 
+def _move_label(ply: int, root_turn: chess.Color, root_number: int, san: str) -> str:
+    """``12. Nf3/B`` or ``12... Nf6/B`` for the move that makes ply ``ply`` (1 = the first move)."""
+    index = ply - 1 + (0 if root_turn == chess.WHITE else 1)
+    number = root_number + index // 2
+    return f"{number}. {san}" if index % 2 == 0 else f"{number}... {san}"
+
+
+def line_json(game: Game) -> dict[str, Any]:
+    """The line on view: its moves (SAN and node id) and, for each of its moves, the
+    other moves played there (variations, or the main line when the line is a variation)."""
+    line = game.line()
+    root = game.root_board
+    alternatives = {}
+    for ply, node in enumerate(line, 1):
+        others = game.alternatives(node)
+        if others:
+            alternatives[str(ply)] = [
+                {"id": other.id, "label": _move_label(ply, root.turn, root.fullmove_number, other.san)}
+                for other in others
+            ]
+    return {
+        "moves": [node.san for node in line],
+        "nodes": [node.id for node in line],
+        "alternatives": alternatives,
+        "mainline": all(node.parent is None or node.parent.children[0] is node for node in line),
+    }
+
+
 def state_json(state: BoardState) -> dict[str, Any]:
     """Everything the page shows. Call with the lock held."""
     game = state.game
     board = game.view()
     legal = [board.uci(move) for move in board.legal_moves] if state.human_can_move() else []
     ending = game.ending
-    root = game.board.root()
+    root = game.root_board
+    line = [game.root, *game.line()]
+    ids = [node.id for node in line]
+    lines_ply = ids.index(state.lines_for) if state.lines_for in ids else None
     # Analysis shows the lines of the position on view; play and watch the last search's.
-    lines = state.lines if state.mode != "analyse" or state.lines_for == (state.generation, game.cursor) else []
+    lines = state.lines if state.mode != "analyse" or state.lines_for == game.current.id else []
     return {
         "version": state.version,
         "mode": state.mode,
@@ -123,7 +158,7 @@ def state_json(state: BoardState) -> dict[str, Any]:
         "legal": legal,
         "lastMove": last_move_json(board),
         "check": check_json(board),
-        "moves": game.sans(),
+        **line_json(game),
         "ply": game.cursor,
         "rootFen": game.root_fen(),
         "firstMove": {"number": root.fullmove_number, "turn": "white" if root.turn else "black"},
@@ -134,9 +169,10 @@ def state_json(state: BoardState) -> dict[str, Any]:
         "thinking": state.thinking if state.task is not None else None,
         "paused": state.paused,
         "lines": lines,
-        "linesPly": state.lines_for[1] if state.lines_for else None,
-        "evals": [state.evals.get(ply) for ply in range(game.plies + 1)],
+        "linesPly": lines_ply,
+        "evals": [evaluation_json(node.evaluation) for node in line],
         "reviewing": state.task is not None and state.task.kind == "review",
         "engineError": state.engine_error,
+        "note": state.note,
         "engines": engines_json(state),
     }

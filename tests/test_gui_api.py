@@ -61,7 +61,7 @@ def test_state_at_start(board: Board) -> None:
     assert board.state()["engines"][FIRST]["strengths"][0]["value"] == "full"  # no levels
 
 
-@pytest.mark.parametrize("module", ["gui.game", "gui.engines", "gui.strength", "gui.requests", "gui.view"])
+@pytest.mark.parametrize("module", ["gui.game", "gui.engines", "gui.strength", "gui.requests", "gui.view", "gui.pgn", "gui.notation"])
 def test_docstring_examples(module: str) -> None:
     import doctest
     import importlib
@@ -86,10 +86,12 @@ def test_moves_in_uci_and_san_land_on_the_other_board(board: Board) -> None:
 @pytest.mark.parametrize(
     ("move", "words"),
     [
-        ("e2e5", "illegal"),
-        ("Nf6/A", "lands on board B"),
-        ("Qh5", "illegal SAN"),
-        ("zz", "malformed SAN"),
+        ("e2e5", "there is no piece on e2"),
+        ("e1e2", "it is Black's move"),
+        ("e7e4", "the pawn on e7 cannot move to e4"),
+        ("Nf6/A", "the knight lands on board B"),
+        ("Qh5", "no black queen can move to h5"),
+        ("zz", "is not a move"),
         ("", "type a move"),
         (42, "must be a string"),
         (None, "must be a string"),
@@ -274,8 +276,8 @@ def test_pgn_without_variant_tag_and_from_a_position(board: Board) -> None:
     ("pgn", "words"),
     [
         ("", "paste a PGN"),
-        ("1. e4 e5 2. Qxf7", "illegal SAN"),
-        ('[Variant "Crazyhouse"]\n\n1. e4 *', "variant"),
+        ("1. e4 e5 2. Qxf7", "bad PGN, move 2. Qxf7: no white queen can move to f7"),
+        ('[Variant "Crazyhouse"]\n\n1. e4 *', "no Alice chess game in the PGN (its games are Crazyhouse)"),
         ("]]]] {{{{", "no game"),
         ('[FEN "not a fen"]\n\n1. e4 *', "bad PGN"),
         (7, "must be a string"),

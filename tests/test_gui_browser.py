@@ -205,14 +205,14 @@ def test_bad_input_is_shown_and_changes_nothing(page: Page, board: Board) -> Non
     page.fill("#move-input", "e2e5")
     page.press("#move-input", "Enter")
     expect(page.locator("#message")).to_be_visible()
-    expect(page.locator("#message")).to_contain_text("illegal")
+    expect(page.locator("#message")).to_contain_text("the pawn on e2 cannot move to e5")
     expect(piece_on(page, "A", "e2")).to_have_attribute("alt", "P")
     page.fill("#io-text", "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
     page.click("#load-fen")
     expect(page.locator("#message")).to_contain_text("bad FEN")
     page.fill("#io-text", "1. e4 e5 2. Qxf7")
     page.click("#load-pgn")
-    expect(page.locator("#message")).to_contain_text("illegal SAN 'Qxf7'")
+    expect(page.locator("#message")).to_contain_text("no white queen can move to f7")
     assert board.state()["fen"] == chess.STARTING_FEN
     expect(page.locator("#board-A .piece")).to_have_count(32)
 
