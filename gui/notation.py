@@ -61,6 +61,8 @@ def parse_move(board: AliceBoard, text: str) -> chess.Move:
         raise MoveTextError("type a move, like e2e4 or Nf3")
     if len(text) > MAX_MOVE_TEXT:
         raise MoveTextError("that is too long to be a move")
+    if _shape(text) is None:  # not even the shape of a move: the rules need not look at it
+        raise MoveTextError(explain(board, text))
     try:
         if _UCI_LIKE.match(text):
             return board.parse_uci(text)

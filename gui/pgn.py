@@ -23,7 +23,7 @@ import chess.pgn
 
 from engine.board import AliceBoard
 from gui.notation import explain
-from gui.game import PGN_EVENT, PGN_TERMINATIONS, Ending, Evaluation, Game, GameError, Node
+from gui.game import PGN_EVENT, PGN_TERMINATIONS, Ending, Evaluation, Game, GameError, Node, checked_board
 from search.score import MATE
 
 MAX_GAMES_READ = 500  # games of other variants passed over before giving up
@@ -44,6 +44,11 @@ class _AliceGameBuilder(chess.pgn.GameBuilder):  # type: ignore[type-arg]
         if variant is not None and variant.strip().lower() not in _ALIASES:
             return chess.pgn.SKIP
         headers["Variant"] = "Alice"
+        if "FEN" in headers:
+            try:
+                checked_board(headers["FEN"])  # its fields range-checked before python-chess reads it
+            except GameError as error:
+                raise GameError(f"bad PGN: the FEN tag: {error}") from None
         return None
 
     def parse_san(self, board: chess.Board, san: str) -> chess.Move:

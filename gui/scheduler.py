@@ -33,6 +33,7 @@ class Scheduler:
 
     def __init__(self, state: BoardState) -> None:
         self.state = state
+        self.finished: tuple[Any, ...] | None = None  # an analysis the engine ended by itself: not run again
 
     def wanted(self) -> tuple[str, tuple[Any, ...], int] | None:
         """The search that should run now: (kind, key, engine), or ``None``. A key names the
@@ -65,7 +66,7 @@ class Scheduler:
         task = s.task
         if task is not None and (wanted is None or wanted[1] != task.key):
             self.cancel()
-        if wanted is not None and s.task is None:
+        if wanted is not None and s.task is None and wanted[1] != self.finished:
             kind, key, engine = wanted
             task = Task(kind, key, engine)
             s.task = task
@@ -121,6 +122,8 @@ class Scheduler:
         with s.cond:
             if s.task is task:
                 s.task = None
+                if task.kind == "analyse":
+                    self.finished = task.key  # e.g. a mate found, or an engine that answers go infinite at once
                 self.update()
 
     async def _run_search(self, task: Task) -> None:

@@ -103,6 +103,7 @@ class Session(BoardState):
                 vars(self).update(saved)
                 self.game.current = current
                 raise
+            self.scheduler.finished = None  # the user acted: any analysis may run again
             self.scheduler.update()
 
     def _new_game(self, game: Game, note: str | None = None) -> None:

@@ -104,4 +104,4 @@ class BoardState:
             return self.game.headers.get("White" if color else "Black", "?")  # a loaded game's players
         choice = self.choices[player.engine].get(player.strength)
         label = choice.label if choice is not None else "starting"
-        return f"{self.engine_name(player.engine)} ({label})"
+        return f"{self.engine_name(player.engine)}, {label}"  # e.g. "alice-engine, Level 1 (Elo 1440)"
