@@ -75,7 +75,19 @@ SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
     "frame-ancestors 'none'",
 }
-STATIC_FILES = ("index.html", "app.js", "style.css")
+STATIC_FILES = (
+    "index.html",
+    "style.css",
+    "app.js",  # the page's entry module; the others, one concern each:
+    "api.js",
+    "boards.js",
+    "controls.js",
+    "engine.js",
+    "graph.js",
+    "moves.js",
+    "notation.js",
+    "prefs.js",
+)
 INTERNAL_ERROR = "internal error: the server could not answer this request (the details are in its log)"
 
 

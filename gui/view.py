@@ -109,26 +109,15 @@ def _player_json(state: BoardState, color: chess.Color) -> dict[str, Any] | None
     return None if player is None else {"engine": player.engine, "strength": player.strength}
 
 
-def _move_label(ply: int, root_turn: chess.Color, root_number: int, san: str) -> str:
-    """``12. Nf3/B`` or ``12... Nf6/B`` for the move that makes ply ``ply`` (1 = the first move)."""
-    index = ply - 1 + (0 if root_turn == chess.WHITE else 1)
-    number = root_number + index // 2
-    return f"{number}. {san}" if index % 2 == 0 else f"{number}... {san}"
-
-
 def line_json(game: Game) -> dict[str, Any]:
     """The line on view: its moves (SAN and node id) and, for each of its moves, the
     other moves played there (variations, or the main line when the line is a variation)."""
     line = game.line()
-    root = game.root_board
     alternatives = {}
     for ply, node in enumerate(line, 1):
         others = game.alternatives(node)
         if others:
-            alternatives[str(ply)] = [
-                {"id": other.id, "label": _move_label(ply, root.turn, root.fullmove_number, other.san)}
-                for other in others
-            ]
+            alternatives[str(ply)] = [{"id": other.id, "san": other.san} for other in others]
     return {
         "moves": [node.san for node in line],
         "nodes": [node.id for node in line],
@@ -147,8 +136,10 @@ def state_json(state: BoardState) -> dict[str, Any]:
     line = [game.root, *game.line()]
     ids = [node.id for node in line]
     lines_ply = ids.index(state.lines_for) if state.lines_for in ids else None
-    # Analysis shows the lines of the position on view; play and watch the last search's.
-    lines = state.lines if state.mode != "analyse" or state.lines_for == game.current.id else []
+    # Analysis shows the lines of the position on view; play and watch the last search's, while
+    # its position is still in the line (a take back removes them with it).
+    shown = lines_ply == game.cursor if state.mode == "analyse" else lines_ply is not None
+    lines = state.lines if shown else []
     return {
         "version": state.version,
         "mode": state.mode,

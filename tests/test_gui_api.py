@@ -207,10 +207,10 @@ def test_step_through_the_moves(board: Board) -> None:
     assert state["moves"] == ["e4/B", "e5/B"] and state["ply"] == 2
     assert state["mainline"] is False
     back = state["alternatives"]["2"]
-    assert [a["label"] for a in back] == ["1... d5/B"]
+    assert [a["san"] for a in back] == ["d5/B"]
     state = board.ok("/api/goto", {"node": back[0]["id"]})  # back to the game's line, all of it
     assert state["moves"] == ["e4/B", "d5/B", "Be2/B"] and state["ply"] == 2 and state["mainline"] is True
-    assert [a["label"] for a in state["alternatives"]["2"]] == ["1... e5/B"]
+    assert [a["san"] for a in state["alternatives"]["2"]] == ["e5/B"]
     # The same move as the next one just steps forward; no new variation.
     board.ok("/api/goto", {"ply": 1})
     state = board.ok("/api/move", {"move": "d5"})
@@ -299,7 +299,7 @@ def test_exported_pgn_has_date_evals_variations_and_a_standard_termination(board
     # Read back: the same tree, the evaluations kept.
     state = board.ok("/api/pgn", {"pgn": text})
     assert state["moves"] == ["e4/B", "d5/B", "Be2/B", "dxe4/A", "Bb5/A#"]
-    assert [a["label"] for a in state["alternatives"]["3"]] == ["2. Nf3/B"]
+    assert [a["san"] for a in state["alternatives"]["3"]] == ["Nf3/B"]
     assert state["evals"][1] is not None and state["result"] == {"result": "1-0", "reason": "checkmate"}
 
 
