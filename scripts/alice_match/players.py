@@ -3,9 +3,11 @@
     python -m alice_match.players random   # a uniformly random legal move
     python -m alice_match.players greedy   # mate in one if there is one, else the biggest
                                            # immediate material gain (ties broken at random)
+    python -m alice_match.players random --seed 7   # the same moves in every run
     PYTHONPATH=.:scripts python -m alice_match.players random   # from a checkout, not installed
 
-Both offer ``UCI_Variant`` (alice) and ``Seed`` (0: seeded from the clock). ``MiniEngine``
+Both offer ``UCI_Variant`` (alice) and ``Seed`` (0: seeded from the clock); ``--seed N`` sets
+the seed from the command line. ``MiniEngine``
 is the UCI loop they share; the test suite's scripted engines build on it.
 """
 
@@ -170,11 +172,16 @@ PLAYERS: dict[str, type[MiniEngine]] = {"random": RandomPlayer, "greedy": Greedy
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    seed = 0
+    if len(args) == 3 and args[1] == "--seed" and args[2].isdigit():
+        seed = int(args.pop(2))
+        args.pop(1)
     if len(args) != 1 or args[0] not in PLAYERS:
-        print(f"usage: python -m alice_match.players {{{'|'.join(PLAYERS)}}}", file=sys.stderr)
+        print(f"usage: python -m alice_match.players {{{'|'.join(PLAYERS)}}} [--seed N]", file=sys.stderr)
         return 2
     player = PLAYERS[args[0]]()
-    player.rng = random.Random(time.time_ns())
+    player.seed = seed
+    player.rng = random.Random(seed or time.time_ns())
     player.run()
     return 0
 
