@@ -516,6 +516,10 @@ def test_screenshots_at_three_widths(chromium: Browser, board: Board, width: int
         expect(page.locator("#graph polyline")).to_have_count(1)
         assert page.evaluate("document.documentElement.scrollWidth") == width
         assert_square_boards(page)
+        if width >= 900:  # the lines and the move list in view, not below the fold
+            for card in ("#lines", "#movelist"):
+                found = box(page.locator(card))
+                assert found["y"] + found["height"] <= height, (card, found)
         page.screenshot(path=str(OUTPUT / f"gui-{width}.png"), full_page=width < 500)
         assert not errors, errors
     finally:
