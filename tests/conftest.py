@@ -41,6 +41,20 @@ else:
     os.environ["PYTHONPATH"] = _pythonpath([ROOT, SCRIPTS, *_env_path])
 
 
+# Test modules that also run on the pure Python build in CI (`pytest -m pure_build`): the rules,
+# perft, the differential test, the search and mate search, slow parts included.
+PURE_BUILD_MODULES = frozenset(
+    {"test_rules.py", "test_perft.py", "test_differential.py", "test_search.py", "test_mate.py"}
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests of ``PURE_BUILD_MODULES`` ``pure_build``."""
+    for item in items:
+        if item.path.name in PURE_BUILD_MODULES:
+            item.add_marker(pytest.mark.pure_build)
+
+
 def _skip_reason(report: pytest.TestReport | pytest.CollectReport) -> str:
     """The reason a skipped test (or module) gave: its ``longrepr`` is (path, line, "Skipped: ...")."""
     longrepr = report.longrepr
