@@ -32,6 +32,14 @@ class MoveError(ValueError):
     """A move that is malformed, illegal here, or whose board suffix is wrong."""
 
 
+class MalformedMoveError(MoveError):
+    """Text that is not a move at all (not UCI, or not SAN)."""
+
+
+class AmbiguousSanError(MoveError):
+    """SAN that names more than one legal move."""
+
+
 def landing_board(pos: Position, m: Move) -> int:
     """The board (0 = A, 1 = B) the moving piece lands on."""
     return (pos.sq[m & 63] >> 4) ^ 1
@@ -60,7 +68,7 @@ def parse_uci(pos: Position, text: str) -> Move:
     """The legal move named by UCI ``text`` (suffix optional, case-insensitive)."""
     match = _UCI_RE.match(text.strip())
     if not match:
-        raise MoveError(f"malformed move {text!r}: expected a move like e2e4, e7e8q or e2e4/B")
+        raise MalformedMoveError(f"malformed move {text!r}: expected a move like e2e4, e7e8q or e2e4/B")
     src, dst, promo, board = match.groups()
     wanted = chess.parse_square(src) | chess.parse_square(dst) << 6 | PROMO_LETTERS.index(promo.lower() or " ") << 12
     if wanted not in pos.legal_moves():
@@ -128,7 +136,7 @@ def parse_san(pos: Position, text: str) -> Move:
     else:
         match = _SAN_RE.match(body)
         if not match:
-            raise MoveError(f"malformed SAN {text!r}")
+            raise MalformedMoveError(f"malformed SAN {text!r}")
         piece, file, rank, _, dst, promo = match.groups()
         t = SAN_LETTERS.index(piece) if piece else PAWN
         d = chess.parse_square(dst)
@@ -152,5 +160,5 @@ def parse_san(pos: Position, text: str) -> Move:
             raise MoveError(f"SAN {text!r}: no such move lands on board {BOARD_NAMES[want]} in {pos.fen()}")
         candidates = narrowed
     if len(candidates) > 1:
-        raise MoveError(f"ambiguous SAN {text!r} in {pos.fen()}")
+        raise AmbiguousSanError(f"ambiguous SAN {text!r} in {pos.fen()}")
     return _check_suffix(pos, candidates[0], board, text)
