@@ -464,6 +464,9 @@ def test_static_files_and_pieces(board: Board) -> None:
         assert status == 200 and kind in headers["content-type"] and body, path
         assert headers["x-content-type-options"] == "nosniff"
         assert "default-src 'self'" in headers["content-security-policy"]
+    for name in gui_server.STATIC_FILES:  # every module of the page is served (package data too)
+        status, headers, body = board.request("GET", f"/{name}")
+        assert status == 200 and body, name
     status, _, body = board.request("GET", "/pieces/wN.svg")
     assert body.startswith(b"<svg") and b"</svg>" in body
 
