@@ -25,7 +25,7 @@ SAN_LETTERS = " PNBRQK"
 
 _UCI_RE = re.compile(r"^([a-h][1-8])([a-h][1-8])([nbrqNBRQ]?)(?:/([abAB]))?$")
 _SAN_RE = re.compile(r"^([NBRQK])?([a-h])?([1-8])?(x)?([a-h][1-8])(?:=?([NBRQnbrq]))?$")
-_SUFFIX_RE = re.compile(r"^(.*?)(?:/([abAB]))?$")
+_SUFFIX_RE = re.compile(r"(.*?)(?:/([abAB]))?", re.DOTALL)  # fullmatch: any text splits
 
 
 class MoveError(ValueError):
@@ -124,7 +124,9 @@ def _disambiguation(pos: Position, m: Move) -> str:
 def parse_san(pos: Position, text: str) -> Move:
     """The legal move named by SAN ``text``; the ``/A`` ``/B`` suffix is optional."""
     raw = text.strip()
-    body, board = _SUFFIX_RE.match(raw.rstrip("+#!?")).groups()  # type: ignore[union-attr]
+    match = _SUFFIX_RE.fullmatch(raw.rstrip("+#!?"))
+    assert match is not None  # the pattern matches every string
+    body, board = match.groups()
     body = body.rstrip("+#")
     legal = pos.legal_moves()
     candidates: list[Move]
