@@ -182,13 +182,15 @@ def test_crash_with_recover_continues(tmp_path: Path) -> None:
     assert r.lines("Score of crashy vs good: ")[-1] == "Score of crashy vs good: 0 - 4 - 0  [0.000] 4"
 
 
-def test_engine_that_cannot_start_aborts() -> None:
+def test_engine_that_cannot_start_is_bad_configuration() -> None:
     config, _ = parse_args([*scripted("nouci", name="mute"), *scripted("first"), *each(nodes=1), "-games", "2"])
     config.start_timeout = 0.5
     out, err = io.StringIO(), io.StringIO()
     status, match = run_match(config, out, err)
-    assert status == 1 and match.score.games == 0
-    assert "Error: engine mute did not send uciok in time; stopping the match" in out.getvalue()
+    assert status == 2 and match.score.games == 0 and "Started game" not in out.getvalue()
+    assert err.getvalue() == (
+        "alice-match: engine 1 (mute) cannot play: engine mute did not send uciok in time; it printed nothing\n"
+    )
 
 
 def test_engine_without_uci_variant_gets_a_warning() -> None:

@@ -16,17 +16,25 @@ the ones its next game needs. Output lines follow cutechess-cli:
 The PGN is appended game by game (in the order games finish) and closed after each, so a
 killed run loses only the games it was playing; ``-resume`` continues from it. A game cut
 short by Ctrl-C is neither counted nor written.
+
+Before the first game every engine is started once and must complete its handshake (``uci``
+... ``uciok``, options, ``isready`` ... ``readyok``): one that cannot be started, exits, or
+does not answer in time is bad configuration (exit status 2, one ``alice-match:`` line);
+those first processes then play the first games. An engine that fails to start later (a
+restart after a crash) stops the match (an ``Error`` line, exit status 1).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
+import os
 import sys
 import threading
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from .cluster import ClusterSpec
 from .game import GameRecord, GameSettings, Referee
 from .openings import Opening
 from .pgn import build_game, game_text
@@ -77,6 +85,7 @@ class MatchConfig:
     result_format: list[str] = field(default_factory=lambda: parse_format("default"))
     report: str | None = None
     resume: bool = False
+    cluster: ClusterSpec | None = None  # -cluster: the games run on a Dask cluster
 
     def schedule(self) -> Schedule:
         """A fresh schedule for these settings."""
@@ -89,16 +98,6 @@ class MatchConfig:
     def total_games(self) -> int:
         """Games scheduled (a knockout adds tie-break games as it goes)."""
         return self.schedule().final_count
-
-    def openings_needed(self) -> int | None:
-        """How many openings the schedule uses (``None``: not known in advance, a knockout)."""
-        schedule = self.schedule()
-        if schedule.kind == "knockout":
-            return None
-        last = -1
-        while (slot := schedule.next_slot()) is not None:
-            last = slot.opening
-        return last + 1
 
     @property
     def two_engines(self) -> bool:
@@ -162,10 +161,8 @@ class Match:
         self._aborted = False
         self._interrupted = False
         self._processes: list[UciProcess] = []
+        self._idle: dict[int, UciProcess] = {}  # started before the first game, not yet taken by a worker
         self.sprt_result: SprtResult | None = None
-        for path in (config.pgnout, config.epdout):
-            if path:
-                open(path, "a", encoding="utf-8").close()  # fail early on a bad path
 
     # --------------------------------------------------------------- output
     def say(self, line: str) -> None:
@@ -183,18 +180,24 @@ class Match:
     # ------------------------------------------------------------- running
     def run(self) -> int:
         try:
+            check_outputs(self.config)
+            self._start_all()
             self._name_engines()
             if self.config.resume:
                 self._resume()
-        except EngineError as error:
-            self.say(f"Error: {error}; stopping the match")
-            return 1
         except (SetupError, ResumeError) as error:
+            self._quit_idle()
             print(f"alice-match: {error}", file=self.err, flush=True)
             return 2
         except KeyboardInterrupt:
             self._interrupt()
             return 1
+        try:
+            return self._play_all()
+        finally:
+            self._quit_idle()
+
+    def _play_all(self) -> int:
         workers = [
             threading.Thread(target=self._worker, name=f"match-worker-{i}", daemon=True)
             for i in range(max(1, self.config.concurrency))
@@ -226,14 +229,24 @@ class Match:
         with self._results:
             self._results.notify_all()
 
+    def _start_all(self) -> None:
+        """Start every engine once (the handshake checks it); the first games use these processes."""
+        for which, config in enumerate(self.config.engines):
+            try:
+                self._idle[which] = self._start_engine(which)
+            except EngineError as error:
+                raise SetupError(f"engine {which + 1} ({config.name or config.cmd}) cannot play: {error}") from None
+
+    def _quit_idle(self) -> None:
+        with self._lock:
+            idle, self._idle = list(self._idle.values()), {}
+        for process in idle:
+            process.quit()
+
     def _name_engines(self) -> None:
-        """Names for engines without ``name=`` (their ``id name``), when a tournament table or
-        a resumed PGN needs them before the first game; they must all differ."""
-        unnamed = [i for i, name in enumerate(self.names) if not name]
-        if unnamed and (not self.config.two_engines or self.config.resume):
-            for which in unnamed:
-                self._start_engine(which).quit()
-        if all(self.names):
+        """Engines without ``name=`` are named by their ``id name`` (at their first start);
+        a tournament table or a resumed PGN needs the names to differ."""
+        if not self.config.two_engines or self.config.resume:
             seen: dict[str, int] = {}
             for i, name in enumerate(self.names):
                 if name in seen:
@@ -324,9 +337,15 @@ class Match:
             processes.pop(which).quit()
         for which in needed:
             proc = processes.get(which)
+            if proc is None:
+                with self._lock:
+                    proc = self._idle.pop(which, None)
+                if proc is not None and proc.alive():
+                    processes[which] = proc
+                    continue
             if proc is None or not proc.alive() or self.config.engines[which].restart:
                 if proc is not None:
-                    proc.quit()
+                    proc.quit()  # reaped (its whole process group killed) before the new one starts
                 processes[which] = self._start_engine(which)
 
     def _game_settings(self, slot: Slot) -> GameSettings:
@@ -503,6 +522,32 @@ class Match:
             write_report(config.report, page)
         except OSError as error:
             print(f"warning: cannot write the report {config.report}: {error}", file=self.err, flush=True)
+
+
+def check_outputs(config: MatchConfig) -> None:
+    """The files the run writes (``-pgnout``, ``-epdout``, ``-report``) can be written: no
+    folder, no missing folder, no read-only file; nothing is created here."""
+    outputs = (("-pgnout", config.pgnout), ("-epdout", config.epdout), ("-report", config.report))
+    for option, path in outputs:
+        if path:
+            problem = unwritable(path)
+            if problem:
+                raise SetupError(f"{option} {path}: {problem}")
+
+
+def unwritable(path: str) -> str | None:
+    """Why a file cannot be appended to or created at ``path`` (``None`` if it can)."""
+    if path.endswith(("/", os.sep)) or os.path.isdir(path):
+        return "is a folder, not a file"
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return f"no such folder {os.path.dirname(path) or folder!r}"
+    if os.path.exists(path):
+        if not os.access(path, os.W_OK):
+            return "cannot be written (permission denied)"
+    elif not os.access(folder, os.W_OK | os.X_OK):
+        return "cannot be created (permission denied)"
+    return None
 
 
 def run_match(config: MatchConfig, out: TextIO | None = None, err: TextIO | None = None) -> tuple[int, Match]:

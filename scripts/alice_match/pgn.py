@@ -48,6 +48,11 @@ class _AliceBuilder(chess.pgn.GameBuilder[chess.pgn.Game]):
         self.terminated = True
         super().visit_result(result)
 
+    def handle_error(self, error: Exception) -> None:
+        """Keep the error in ``game.errors`` without python-chess's own log message (which
+        would reach stderr before the caller's one-line report)."""
+        self.game.errors.append(error)
+
     def result(self) -> chess.pgn.Game:
         game = super().result()
         game.terminated = self.terminated  # type: ignore[attr-defined]
