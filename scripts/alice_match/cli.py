@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TextIO
 
 from .game import DrawAdjudication, GameSettings, ResignAdjudication
 from .match import MatchConfig, SetupError, check_outputs, run_match
@@ -657,19 +658,28 @@ def prepare(argv: Sequence[str]) -> MatchConfig:
     return config
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
+def configure(args: Sequence[str], out: TextIO | None = None, err: TextIO | None = None) -> MatchConfig | int:
+    """The checked configuration of ``args``, or the exit status once the help (0, on ``out``)
+    or the one ``alice-match:`` error line (2, on ``err``) is printed."""
+    out = out or sys.stdout
+    err = err or sys.stderr
     if not args:
-        print(USAGE.strip())
+        print(USAGE.strip(), file=out)
         return 2
     try:
-        config = prepare(args)
+        return prepare(args)
     except HelpRequested as request:
-        print(request.text)
+        print(request.text, file=out)
         return 0
     except UsageError as error:
-        print(f"alice-match: {error}", file=sys.stderr)
+        print(f"alice-match: {error}", file=err)
         return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    config = configure(list(sys.argv[1:] if argv is None else argv))
+    if isinstance(config, int):
+        return config
     if not config.two_engines and config.games % config.repeat:
         print(f"warning: {config.repeat} opening repetitions vs {config.games} games per encounter", file=sys.stderr)
     status, _ = run_match(config)
