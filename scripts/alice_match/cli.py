@@ -5,6 +5,7 @@ The help text is a constant, not this docstring, so ``python -OO`` (no docstring
 
 from __future__ import annotations
 
+import math
 import os
 import shutil
 import sys
@@ -67,7 +68,10 @@ Options (as in cutechess-cli where it has them):
   -report FILE.md|FILE.html   standings and crosstable for a web site
   -concurrency N        games played at once (default 1)
   -wait MS              pause between games
-  -sprt elo0=E0 elo1=E1 alpha=A beta=B   stop when the test decides (two engines)
+  -sprt elo0=E0 elo1=E1 [alpha=A] [beta=B] [model=pentanomial|trinomial]
+                        stop when the test decides (two engines); pentanomial (fishtest's, over
+                        game pairs, logistic Elo) is the default with -repeat, else trinomial
+                        (cutechess's, BayesElo)
   -draw movenumber=N movecount=N score=CP
   -resign movecount=N score=CP [twosided=true|false]
   -maxmoves N           draw after N full moves
@@ -357,16 +361,20 @@ def _report(o: Options, option: str, values: list[str]) -> None:
 
 def _sprt(o: Options, option: str, values: list[str]) -> None:
     kv = dict(key_values(option, values))
-    if not {"elo0", "elo1"} <= set(kv) or set(kv) - {"elo0", "elo1", "alpha", "beta"}:
-        raise UsageError("-sprt takes elo0=E0 elo1=E1 [alpha=A] [beta=B]")
+    if not {"elo0", "elo1"} <= set(kv) or set(kv) - {"elo0", "elo1", "alpha", "beta", "model"}:
+        raise UsageError("-sprt takes elo0=E0 elo1=E1 [alpha=A] [beta=B] [model=pentanomial|trinomial]")
+    if kv.get("model", "pentanomial") not in ("pentanomial", "trinomial"):
+        raise UsageError(f"-sprt: model={kv['model']}: expected pentanomial or trinomial")
     sprt = Sprt(
         _float(option, kv["elo0"]),
         _float(option, kv["elo1"]),
         _float(option, kv.get("alpha", "0.05")),
         _float(option, kv.get("beta", "0.05")),
+        kv.get("model", ""),
     )
-    if not (0 < sprt.alpha < 1 and 0 < sprt.beta < 1) or sprt.elo0 == sprt.elo1:
-        raise UsageError("-sprt: need 0 < alpha, beta < 1 and elo0 != elo1")
+    finite = all(math.isfinite(x) and abs(x) < 1e4 for x in (sprt.elo0, sprt.elo1))
+    if not (0 < sprt.alpha < 1 and 0 < sprt.beta < 1) or sprt.elo0 == sprt.elo1 or not finite:
+        raise UsageError("-sprt: need 0 < alpha, beta < 1, elo0 != elo1, and Elo bounds within +-10000")
     o.sprt = sprt
 
 
@@ -495,6 +503,8 @@ def check_options(o: Options) -> None:
         raise UsageError("-rounds: a knockout has no rounds to repeat (use -games)")
     if o.sprt is not None and len(o.engines) != 2:
         raise UsageError("-sprt needs exactly two engines")
+    if o.sprt is not None and o.sprt.model == "pentanomial" and not (o.repeat == 2 and o.swap):
+        raise UsageError("-sprt model=pentanomial counts game pairs: give -repeat (each opening twice, colours swapped)")
     if o.resume and not o.pgnout:
         raise UsageError("-resume continues the games of -pgnout FILE: give -pgnout")
 

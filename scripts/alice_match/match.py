@@ -42,7 +42,7 @@ from .report import Page, write_report
 from .resume import GAME_NUMBER_TAG, ResumeError, read_played, restore
 from .schedule import DRAW, LOSS, WIN, Knockout, Schedule, Slot, bracket_text, make_schedule
 from .standings import Standings, parse_format
-from .stats import Elo, Sprt, SprtResult
+from .stats import Elo, Pentanomial, Sprt, SprtResult
 from .tc import Limits
 from .uci_process import EngineConfig, EngineError, UciProcess
 
@@ -103,6 +103,19 @@ class MatchConfig:
     def two_engines(self) -> bool:
         return len(self.engines) == 2
 
+    @property
+    def paired(self) -> bool:
+        """Games come in pairs (two engines, each opening played twice with colours swapped):
+        games 2k-1 and 2k are pair k, counted in the pentanomial statistics."""
+        return self.two_engines and self.repeat == 2 and self.swap
+
+    @property
+    def sprt_model(self) -> str:
+        """``pentanomial`` (fishtest) when the games come in pairs, unless ``-sprt model=`` says."""
+        if self.sprt is not None and self.sprt.model:
+            return self.sprt.model
+        return "pentanomial" if self.paired else "trinomial"
+
 
 @dataclass
 class Score:
@@ -150,6 +163,8 @@ class Match:
         self.schedule = config.schedule()
         self.names = [c.name or "" for c in config.engines]
         self.score = Score()
+        self.pentanomial = Pentanomial()  # finished game pairs (``config.paired``)
+        self._half_pairs: dict[int, float] = {}  # pair index -> the first engine's score in its finished game
         self.standings = Standings(self.names, [lim.describe() for lim in config.limits], self.schedule.seed_count())
         self.records: dict[int, GameRecord] = {}
         self.resumed = 0  # games read back from the PGN (-resume)
@@ -384,7 +399,20 @@ class Match:
         self.standings.add(slot.white, slot.black, result, termination, reason)
         if self.config.two_engines:
             self.score.add(slot.white == 0, result)
+        if self.config.paired:
+            self._count_pair(slot, result)
         self._finished += 1
+
+    def _count_pair(self, slot: Slot, result: str) -> None:
+        """The pentanomial count: a pair is counted once both its games have finished."""
+        white_points = HALF_POINTS[result] / 2
+        first = white_points if slot.white == 0 else 1 - white_points
+        pair = (slot.number - 1) // 2
+        other = self._half_pairs.pop(pair, None)
+        if other is None:
+            self._half_pairs[pair] = first
+        else:
+            self.pentanomial = self.pentanomial.add(other, first)
 
     def _record(self, slot: Slot, record: GameRecord, started: datetime.datetime) -> None:
         """Count, save and announce a finished game (the lock is held)."""
@@ -406,11 +434,16 @@ class Match:
         self._results.notify_all()
 
     def _check_sprt(self) -> None:
-        s = self.score
-        if self.config.sprt is not None and s.games:
-            self.sprt_result = self.config.sprt.status(s.wins, s.losses, s.draws)
+        if self.config.sprt is not None and self.score.games:
+            self.sprt_result = self._sprt_status(self.config.sprt)
             if self.sprt_result.decision:
                 self._stop.set()
+
+    def _sprt_status(self, sprt: Sprt) -> SprtResult:
+        if self.config.sprt_model == "pentanomial":
+            return sprt.status_pentanomial(list(self.pentanomial.counts))
+        s = self.score
+        return sprt.status(s.wins, s.losses, s.draws)
 
     def _save(self, slot: Slot, record: GameRecord, started: datetime.datetime) -> None:
         """Append the game to the PGN and its final position to the EPD file."""
@@ -477,8 +510,10 @@ class Match:
             "...      White vs Black: " + score_line("", "", *s.white_side).split(": ", 1)[1],
             Elo(s.wins, s.losses, s.draws).summary(),
         ]
+        if self.config.paired and self.pentanomial.pairs:
+            lines.append(self.pentanomial.summary())
         if self.config.sprt is not None:
-            result = self.sprt_result or self.config.sprt.status(s.wins, s.losses, s.draws)
+            result = self.sprt_result or self._sprt_status(self.config.sprt)
             lines.append(result.summary())
         return "\n".join(lines)
 
