@@ -164,7 +164,7 @@ SECULAR_STEPS = 200  # bisection steps for the Lagrange multiplier (far below fl
 
 def logistic_score(elo: float) -> float:
     """The expected score of an Elo difference (logistic model)."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
 
 
 def regularized(counts: list[int]) -> list[float]:
