@@ -1,17 +1,57 @@
 """``-cluster``: the games of a match on a Dask distributed cluster (see docs/cluster.md).
 
-This module only reads the option; ``distributed`` is imported by ``cluster_run`` when a
-cluster run starts, so the runner works without Dask installed.
+The unit of work is a *game pair* (the games of one opening, colours swapped; a single game
+when openings are not repeated), played start to finish by one task on one worker. Its result
+comes back whole, with the id of the pair (its first game's number), so a pair cut off by a
+worker that died is played again whole by Dask on another worker and counted once: nothing of
+the cut-off attempt is kept. The task starts the pair's engines (each in its own process
+group, as a local run does), pins them to one core of the worker where the system allows it
+(``os.sched_setaffinity``), and kills them when the run cancels the task (a Dask ``Event``
+the task watches) or when they hang.
+
+Before any game, every worker reports each engine's ``id name`` and a digest of its program
+(``engine_digest``); an engine missing on a worker, or different on two workers, stops the
+run before play. ``distributed`` is imported only when a cluster run starts, so the runner
+works without Dask installed.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
+import hashlib
+import importlib.util
+import logging
 import math
-from dataclasses import dataclass
+import os
+import re
+import shutil
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .game import GameRecord, GameSettings, Referee
+from .openings import Opening
+from .schedule import Slot
+from .tc import Limits, TimeControl
+from .uci_process import EngineConfig, EngineError, UciProcess
 
 LOCAL_PREFIX = "local:"
 DEFAULT_TIMEOUT = 10.0  # seconds to reach the scheduler and find a worker
 MAX_LOCAL_WORKERS = 256
+INSTALL_HINT = "pip install 'alice-engine[cluster]' (or: pip install dask distributed)"
+WATCH_INTERVAL = 0.25  # seconds between a task's looks at the stop event
+SPEED_SECONDS = 0.2  # how long each speed measurement runs (best of SPEED_RUNS)
+SPEED_RUNS = 3
+MAX_RESUBMITS = 3  # a pair whose workers keep dying is given this many fresh tries
+HASH_CHUNK = 1 << 20
+
+
+class ClusterError(RuntimeError):
+    """The cluster cannot run this match (not installed, unreachable, engines differ)."""
 
 
 @dataclass(frozen=True)
@@ -38,7 +78,7 @@ def parse_cluster(address: str, keys: dict[str, str]) -> ClusterSpec:
     workers = 0
     if address.startswith(LOCAL_PREFIX):
         count = address[len(LOCAL_PREFIX) :]
-        if not count.isdigit() or not 1 <= int(count) <= MAX_LOCAL_WORKERS:
+        if not (count.isascii() and count.isdigit()) or not 1 <= int(count) <= MAX_LOCAL_WORKERS:
             raise ValueError(f"{address}: expected local:N with N from 1 to {MAX_LOCAL_WORKERS}")
         workers = int(count)
     elif not address or address.startswith("-") or any(c.isspace() for c in address):
@@ -53,3 +93,375 @@ def parse_cluster(address: str, keys: dict[str, str]) -> ClusterSpec:
     if scale not in ("on", "off", "true", "false"):
         raise ValueError(f"tcscale={keys['tcscale']}: expected on or off")
     return ClusterSpec(address, workers, timeout, scale in ("on", "true"))
+
+
+# ------------------------------------------------------------------ what travels to the workers
+@dataclass(frozen=True)
+class GameTask:
+    slot: Slot
+    opening: Opening
+    settings: GameSettings
+
+
+@dataclass(frozen=True)
+class PairTask:
+    """One unit of work: its id (the first game's number), its games in order, and how to run them."""
+
+    pair: int
+    games: tuple[GameTask, ...]
+    engines: dict[int, EngineConfig]
+    recover: bool
+    start_timeout: float
+    stop_event: str  # the name of the Dask Event that cancels the run
+    cores: dict[str, int] = field(default_factory=dict)  # worker address -> core to pin to
+    scale: dict[str, float] = field(default_factory=dict)  # worker address -> time-control factor
+
+
+@dataclass
+class PairResult:
+    """The finished games of a pair, in order: ``(number, record, start time)``; ``error`` if
+    an engine could not be started; ``cancelled`` if the run's stop event cut it off."""
+
+    pair: int
+    games: list[tuple[int, GameRecord, datetime.datetime]] = field(default_factory=list)
+    error: str = ""
+    cancelled: bool = False
+    worker: str = ""
+    engine_pids: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class EngineIdentity:
+    """What a worker found for one engine: its ``id name`` and program digest, or the problem."""
+
+    name: str = ""
+    digest: str = ""
+    problem: str = ""
+
+
+@dataclass(frozen=True)
+class WorkerReport:
+    host: str
+    cpus: int
+    pinning: bool  # os.sched_setaffinity works there
+    engines: tuple[EngineIdentity, ...]
+
+
+# ------------------------------------------------------------------ on a worker
+def engine_digest(config: EngineConfig) -> str:
+    """SHA-256 over the engine's program: the executable, every argument that names a file
+    (a script), the package of ``-m PACKAGE`` and, for a Python entry-point script, the
+    packages it imports from; so two workers with different builds give different digests."""
+    argv = config.argv()
+    base = config.dir or os.getcwd()
+    files: list[str] = []
+    program = argv[0] if os.sep in argv[0] else shutil.which(argv[0]) or argv[0]
+    program = os.path.join(base, program) if not os.path.isabs(program) else program
+    files.append(program)
+    packages: list[str] = []
+    for i, arg in enumerate(argv[1:], 1):
+        path = os.path.join(base, arg)
+        if os.path.isfile(path):
+            files.append(path)
+        elif argv[i - 1] == "-m":
+            packages.append(arg.split(".")[0])
+    packages += _entry_point_packages(program)
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(b"file\0")
+        _hash_file(digest, path)
+    for package in packages:
+        digest.update(package.encode() + b"\0")
+        for path in _package_files(package, base):
+            digest.update(os.path.basename(path).encode() + b"\0")
+            _hash_file(digest, path)
+    return digest.hexdigest()
+
+
+def _hash_file(digest: Any, path: str) -> None:
+    with open(path, "rb") as handle:
+        while chunk := handle.read(HASH_CHUNK):
+            digest.update(chunk)
+
+
+def _entry_point_packages(program: str) -> list[str]:
+    """``uci`` for a console script saying ``from uci.__main__ import main`` (pip's wrappers)."""
+    try:
+        with open(program, "rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return []
+    if not head.startswith(b"#!") or b"python" not in head.split(b"\n", 1)[0]:
+        return []
+    return re.findall(r"^from ([A-Za-z_]\w*)", head.decode("utf-8", "replace"), re.MULTILINE)
+
+
+def _package_files(package: str, base: str) -> list[str]:
+    """The source and extension files of an importable package (as the engine's cwd sees it)."""
+    sys.path.insert(0, base)
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        spec = None
+    finally:
+        sys.path.remove(base)
+    if spec is None:
+        return []
+    roots = list(spec.submodule_search_locations or [])
+    if not roots:
+        return [spec.origin] if spec.origin and os.path.isfile(spec.origin) else []
+    found = []
+    for root in roots:
+        for folder, dirs, names in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            found += [os.path.join(folder, n) for n in sorted(names) if n.endswith((".py", ".so", ".pyd"))]
+    return found
+
+
+def identify(engines: list[EngineConfig], timeout: float) -> WorkerReport:
+    """Run on every worker before play: each engine started once for its ``id name``, and its digest."""
+    found = []
+    for config in engines:
+        process = UciProcess(dataclasses.replace(config, name=None, options={}))
+        try:
+            digest = engine_digest(config)
+            process.start(timeout)
+            found.append(EngineIdentity(process.id_name or "", digest))
+        except (EngineError, OSError) as error:
+            found.append(EngineIdentity(problem=str(error)))
+        finally:
+            process.quit()
+    pinning = hasattr(os, "sched_setaffinity")
+    return WorkerReport(os.uname().nodename, os.cpu_count() or 1, pinning, tuple(found))
+
+
+def speed() -> float:
+    """This worker's speed at a fixed interpreted workload (operations per second, best of
+    three short runs): the ``tcscale`` factor of a worker is the reference's speed over its own."""
+    best = 0.0
+    for _ in range(SPEED_RUNS):
+        count, value = 0, 1
+        table: dict[int, int] = {}
+        started = time.perf_counter()
+        while (elapsed := time.perf_counter() - started) < SPEED_SECONDS:
+            for i in range(1000):
+                value = (value * 1103515245 + 12345) & 0x7FFFFFFF
+                table[value & 1023] = i
+            count += 1000
+        best = max(best, count / elapsed)
+    return best
+
+
+def scaled(limits: Limits, factor: float) -> Limits:
+    """``limits`` with the clock and the time per move multiplied by ``factor`` (nodes and depth stay)."""
+    if factor == 1.0:
+        return limits
+    tc = limits.tc
+    if tc is not None and not tc.infinite:
+        tc = TimeControl(tc.moves, max(1, round(tc.base_ms * factor)), round(tc.inc_ms * factor))
+    movetime = None if limits.movetime_ms is None else max(1, round(limits.movetime_ms * factor))
+    return dataclasses.replace(limits, tc=tc, movetime_ms=movetime)
+
+
+def play_pair(task: PairTask) -> PairResult:
+    """A Dask task: play the pair's games in order on this worker and return them all."""
+    d: Any = importlib.import_module("distributed")  # a worker has it: it runs this task
+
+    address = d.get_worker().address
+    result = PairResult(task.pair, worker=address)
+    stop = d.Event(task.stop_event)
+    if stop.is_set():
+        result.cancelled = True
+        return result
+    core = task.cores.get(address)
+    if core is not None and hasattr(os, "sched_setaffinity"):
+        try:
+            os.sched_setaffinity(0, {core})  # this thread; the engines it starts inherit it
+        except OSError:
+            pass
+    processes: dict[int, UciProcess] = {}
+    done = threading.Event()
+    cancelled = threading.Event()
+
+    def watch() -> None:
+        while not done.is_set():
+            try:
+                if stop.wait(WATCH_INTERVAL):
+                    cancelled.set()
+                    for process in list(processes.values()):
+                        process.kill()  # the game in play ends at once (a disconnect): not kept
+                    return
+            except Exception:  # the scheduler went away: the worker is being shut down
+                time.sleep(WATCH_INTERVAL)
+
+    watcher = threading.Thread(target=watch, name=f"pair-{task.pair}-watch", daemon=True)
+    watcher.start()
+    factor = task.scale.get(address, 1.0)
+    try:
+        for game in task.games:
+            slot = game.slot
+            try:
+                for which in (slot.white, slot.black):
+                    process = processes.get(which)
+                    if process is None or not process.alive() or task.engines[which].restart:
+                        if process is not None:
+                            process.quit()
+                        processes[which] = _started(task.engines[which], task.start_timeout)
+                        result.engine_pids.append(processes[which].pid or 0)
+            except EngineError as error:
+                if cancelled.is_set():
+                    break
+                result.error = str(error)
+                break
+            limits = tuple(scaled(lim, factor) for lim in game.settings.limits)
+            settings = dataclasses.replace(game.settings, limits=(limits[0], limits[1]))
+            started = datetime.datetime.now()
+            record = Referee((processes[slot.white], processes[slot.black]), settings).play(game.opening)
+            if cancelled.is_set():
+                break
+            result.games.append((slot.number, record, started))
+            if any(record.disconnected) and not task.recover:
+                break  # the run stops after this game, as a local run does
+    finally:
+        done.set()
+        for process in processes.values():
+            process.quit()
+        watcher.join(2 * WATCH_INTERVAL + 1)
+    if cancelled.is_set():
+        result.cancelled = True
+        result.games = []
+    return result
+
+
+def _started(config: EngineConfig, timeout: float) -> UciProcess:
+    process = UciProcess(config)
+    try:
+        process.start(timeout)
+    except EngineError:
+        process.kill()
+        raise
+    return process
+
+
+# ------------------------------------------------------------------ on the machine running alice-match
+class ClusterSession:
+    """A connection to the cluster (or a ``LocalCluster`` started for the run), the engine
+    check, and the submission of pairs; ``close()`` ends what it started."""
+
+    def __init__(self, spec: ClusterSpec, say: Callable[[str], None]) -> None:
+        self.spec = spec
+        self.say = say
+        try:
+            self.distributed: Any = importlib.import_module("distributed")
+        except ImportError:
+            raise ClusterError(f"-cluster needs Dask: {INSTALL_HINT}") from None
+        self.local: Any = None
+        self.client: Any = None
+        self.stop_event = f"alice-match-stop-{os.getpid()}-{time.time_ns()}"
+        self.cores: dict[str, int] = {}
+        self.scale: dict[str, float] = {}
+        self._connect()
+
+    def _connect(self) -> None:
+        d = self.distributed
+        try:
+            if self.spec.local_workers:
+                self.local = d.LocalCluster(
+                    n_workers=self.spec.local_workers, threads_per_worker=1, processes=True,
+                    dashboard_address=None, silence_logs=logging.ERROR,
+                )  # fmt: skip
+                self.client = d.Client(self.local, timeout=self.spec.timeout)
+            else:
+                self.client = d.Client(self.spec.address, timeout=self.spec.timeout)
+            self.client.wait_for_workers(1, timeout=self.spec.timeout)
+        except (OSError, TimeoutError, ValueError, TypeError) as error:
+            self.close()
+            where = f"the Dask scheduler at {self.spec.address}"
+            if isinstance(error, TimeoutError) and self.client is not None:
+                raise ClusterError(f"{where} has no worker (waited {self.spec.timeout:g} s)") from None
+            raise ClusterError(f"cannot reach {where}: {error or type(error).__name__}") from None
+        self.stop = d.Event(self.stop_event, client=self.client)
+
+    @property
+    def workers(self) -> dict[str, int]:
+        """Worker address -> threads (games it plays at once)."""
+        return dict(self.client.nthreads())
+
+    def check_engines(self, engines: list[EngineConfig], timeout: float) -> list[str]:
+        """Every worker's report on every engine; their ``id name``s (the same on all workers),
+        or ``ClusterError`` before any game: missing on a worker, or different builds."""
+        reports: dict[str, WorkerReport] = self.client.run(identify, engines, timeout)
+        names = []
+        for which, config in enumerate(engines):
+            label = f"engine {which + 1} ({config.name or config.cmd})"
+            seen: dict[tuple[str, str], list[str]] = {}
+            for address, report in sorted(reports.items()):
+                found = report.engines[which]
+                if found.problem:
+                    raise ClusterError(f"{label} cannot play on worker {address}: {found.problem}")
+                seen.setdefault((found.name, found.digest), []).append(address)
+            if len(seen) > 1:
+                builds = "; ".join(
+                    f"{', '.join(addresses)}: id name {name!r}, sha256 {digest[:12]}"
+                    for (name, digest), addresses in seen.items()
+                )
+                raise ClusterError(f"{label} differs between workers ({builds}): install the same build on every worker")
+            names.append(next(iter(seen))[0])
+        self._place(reports)
+        return names
+
+    def _place(self, reports: dict[str, WorkerReport]) -> None:
+        """One core per game: the workers of a machine take its cores in address order."""
+        by_host: dict[str, list[str]] = {}
+        for address, report in sorted(reports.items()):
+            by_host.setdefault(report.host, []).append(address)
+        for addresses in by_host.values():
+            for index, address in enumerate(addresses):
+                report = reports[address]
+                if report.pinning and len(addresses) <= report.cpus:
+                    self.cores[address] = index
+
+    def measure_speeds(self) -> None:
+        """``tcscale=on``: each worker's time-control factor (this machine's speed over the
+        worker's), printed once."""
+        here = speed()
+        speeds: dict[str, float] = self.client.run(speed)
+        for address, worker_speed in sorted(speeds.items()):
+            factor = here / worker_speed if worker_speed > 0 else 1.0
+            self.scale[address] = factor
+            self.say(
+                f"Time control on worker {address} scaled by {factor:.2f} (tcscale=on: speed "
+                f"{worker_speed / 1e6:.2f} M op/s against {here / 1e6:.2f} M op/s here)"
+            )
+
+    def submit(self, task: PairTask) -> Any:
+        return self.client.submit(play_pair, task, pure=False, key=f"pair-{task.pair}-{time.time_ns()}")
+
+    def task(
+        self, pair: int, games: Iterable[GameTask], engines: dict[int, EngineConfig], recover: bool,
+        start_timeout: float,
+    ) -> PairTask:  # fmt: skip
+        return PairTask(pair, tuple(games), engines, recover, start_timeout, self.stop_event, self.cores, self.scale)
+
+    def completed(self) -> Any:
+        """A Dask ``as_completed`` to add futures to and iterate as they finish."""
+        return self.distributed.as_completed(with_results=False)
+
+    def cancel(self, futures: list[Any], timeout: float) -> None:
+        """Stop the run's pairs: the tasks in play kill their engines and return, the queued
+        ones return at once; wait (``timeout``) until every one has, so no engine is left."""
+        try:
+            self.stop.set()
+            if futures:
+                self.distributed.wait(futures, timeout=timeout)
+        except (OSError, TimeoutError):
+            pass
+
+    def close(self) -> None:
+        for thing in (self.client, self.local):
+            if thing is not None:
+                try:
+                    thing.close()
+                except Exception:  # closing is best effort: the scheduler may be gone already
+                    pass
+        self.client = self.local = None

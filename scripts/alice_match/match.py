@@ -32,9 +32,9 @@ import os
 import sys
 import threading
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Any, TextIO
 
-from .cluster import ClusterSpec
+from .cluster import MAX_RESUBMITS, ClusterError, ClusterSession, ClusterSpec, GameTask, PairResult
 from .game import GameRecord, GameSettings, Referee
 from .openings import Opening
 from .pgn import build_game, game_text
@@ -47,6 +47,7 @@ from .tc import Limits
 from .uci_process import EngineConfig, EngineError, UciProcess
 
 HALF_POINTS = {"1-0": WIN, "1/2-1/2": DRAW, "0-1": LOSS}  # White's, by result
+CANCEL_TIMEOUT = 30.0  # seconds the cluster's pairs in play have to stop their engines
 CONDITION_POLL = 0.5  # seconds a worker waiting for results (knockout) sleeps between checks
 
 
@@ -177,6 +178,8 @@ class Match:
         self._interrupted = False
         self._processes: list[UciProcess] = []
         self._idle: dict[int, UciProcess] = {}  # started before the first game, not yet taken by a worker
+        self.cluster: ClusterSession | None = None  # -cluster
+        self._carry: list[Slot] = []  # taken from the schedule, not yet in a pair (cluster)
         self.sprt_result: SprtResult | None = None
 
     # --------------------------------------------------------------- output
@@ -196,21 +199,30 @@ class Match:
     def run(self) -> int:
         try:
             check_outputs(self.config)
-            self._start_all()
+            if self.config.cluster is not None:
+                self._start_cluster(self.config.cluster)
+            else:
+                self._start_all()
             self._name_engines()
             if self.config.resume:
                 self._resume()
         except (SetupError, ResumeError) as error:
-            self._quit_idle()
+            self._close()
             print(f"alice-match: {error}", file=self.err, flush=True)
             return 2
         except KeyboardInterrupt:
             self._interrupt()
+            self._close()
             return 1
         try:
-            return self._play_all()
+            return self._play_on_cluster() if self.cluster is not None else self._play_all()
         finally:
-            self._quit_idle()
+            self._close()
+
+    def _close(self) -> None:
+        self._quit_idle()
+        if self.cluster is not None:
+            self.cluster.close()
 
     def _play_all(self) -> int:
         workers = [
@@ -237,6 +249,109 @@ class Match:
             processes = list(self._processes)
         for process in processes:
             process.kill()
+
+    # ------------------------------------------------------------- on a cluster
+    def _start_cluster(self, spec: ClusterSpec) -> None:
+        """Connect, check every engine on every worker, name the unnamed ones, measure speeds."""
+        try:
+            self.cluster = ClusterSession(spec, self.say)
+            names = self.cluster.check_engines(list(self.config.engines), self.config.start_timeout)
+            if spec.tcscale:
+                self.cluster.measure_speeds()
+        except ClusterError as error:
+            raise SetupError(str(error)) from None
+        for which, name in enumerate(names):
+            if not self.names[which]:
+                self._set_name(which, name)
+
+    def _take_pair(self) -> list[Slot] | None:
+        """The next unit of work without waiting: two games on one opening between the same
+        engines (a game pair), else one game; ``None`` if no game can start now."""
+        with self._results:
+            if self._stop.is_set():
+                return None
+            first = self._slot_now()
+            if first is None:
+                return None
+            second = self._slot_now()
+            if second is None:
+                return [first]
+            same = {first.white, first.black} == {second.white, second.black} and first.opening == second.opening
+            if same:
+                return [first, second]
+            self._carry.append(second)
+            return [first]
+
+    def _slot_now(self) -> Slot | None:
+        if self._carry:
+            return self._carry.pop(0)
+        if self._replay:
+            return self._replay.pop(0)
+        return self.schedule.next_slot()
+
+    def _play_on_cluster(self) -> int:
+        """Pairs go to the cluster (as many at a time as the workers have threads); results are
+        recorded as they come (``as_completed``); an SPRT decision or an error cancels the rest."""
+        cluster = self.cluster
+        assert cluster is not None
+        in_flight: dict[Any, list[Slot]] = {}
+        tries: dict[int, int] = {}
+        completed = cluster.completed()
+        capacity = max(1, sum(cluster.workers.values()))
+
+        def submit(pair: list[Slot]) -> None:
+            games = [GameTask(slot, self.opening_for(slot), self._game_settings(slot)) for slot in pair]
+            engines = {which: self.config.engines[which] for which in (pair[0].white, pair[0].black)}
+            task = cluster.task(pair[0].number, games, engines, self.config.recover, self.config.start_timeout)
+            future = cluster.submit(task)
+            in_flight[future] = pair
+            completed.add(future)
+
+        def fill() -> None:
+            while len(in_flight) < capacity and (pair := self._take_pair()) is not None:
+                submit(pair)
+
+        try:
+            fill()
+            while in_flight and not self._stop.is_set():
+                future = next(completed)
+                pair = in_flight.pop(future)
+                try:
+                    result = future.result()
+                except Exception as error:  # the task failed: its workers kept dying, or a bug
+                    number = pair[0].number
+                    tries[number] = tries.get(number, 0) + 1
+                    if type(error).__name__ == "KilledWorker" and tries[number] <= MAX_RESUBMITS:
+                        submit(pair)  # played again whole; nothing of it was kept
+                        continue
+                    self.say(f"Error: pair {number}: {type(error).__name__}: {error}; stopping the match")
+                    self._abort()
+                    break
+                self._take_result(pair, result)
+                fill()
+        except KeyboardInterrupt:
+            self._interrupted = True
+            self._abort()
+            self.say("Interrupted: stopping the match")
+        finally:
+            cluster.cancel(list(in_flight), CANCEL_TIMEOUT)
+        self._final_report()
+        return 1 if self._aborted else 0
+
+    def _take_result(self, pair: list[Slot], result: PairResult) -> None:
+        """Record a pair's games in order, as a local run records them one by one."""
+        if result.cancelled:
+            return
+        slots = {slot.number: slot for slot in pair}
+        for number, record, started in result.games:
+            slot = slots[number]
+            with self._lock:
+                self._started_line(slot)
+                self._record(slot, record, started)
+            self._after_game(slot, record)
+        if result.error:
+            self.say(f"Error: {result.error} (on worker {result.worker}); stopping the match")
+            self._abort()
 
     def _abort(self) -> None:
         self._aborted = True
@@ -375,17 +490,25 @@ class Match:
 
     def _play(self, slot: Slot, players: tuple[UciProcess, UciProcess]) -> None:
         with self._lock:
-            total = self.schedule.final_count
-            white_name, black_name = self.names[slot.white], self.names[slot.black]
-            print(f"Started game {slot.number} of {total} ({white_name} vs {black_name})", file=self.out, flush=True)
+            self._started_line(slot)
         started = datetime.datetime.now()
         log = self._debug if self.config.debug else None
         record = Referee(players, self._game_settings(slot), log).play(self.opening_for(slot))
         if self._interrupted:
             return
-        crashed = [self.names[(slot.white, slot.black)[i]] for i in (0, 1) if record.disconnected[i]]
         with self._lock:
             self._record(slot, record, started)
+        self._after_game(slot, record)
+
+    def _started_line(self, slot: Slot) -> None:
+        """``Started game N of T (A vs B)`` (the lock is held)."""
+        total = self.schedule.final_count
+        white_name, black_name = self.names[slot.white], self.names[slot.black]
+        print(f"Started game {slot.number} of {total} ({white_name} vs {black_name})", file=self.out, flush=True)
+
+    def _after_game(self, slot: Slot, record: GameRecord) -> None:
+        """An engine that disconnected is restarted (``-recover``) or stops the match."""
+        crashed = [self.names[(slot.white, slot.black)[i]] for i in (0, 1) if record.disconnected[i]]
         for name in crashed:
             if self.config.recover:
                 self.say(f"Engine {name} disconnected; restarting it (-recover)")

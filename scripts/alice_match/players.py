@@ -5,7 +5,10 @@
                                            # immediate material gain (ties broken at random)
     PYTHONPATH=.:scripts python -m alice_match.players random   # from a checkout, not installed
 
-Both offer ``UCI_Variant`` (alice) and ``Seed`` (0: seeded from the clock). ``MiniEngine``
+Both offer ``UCI_Variant`` (alice) and ``Seed`` (0: seeded from the clock; any other value
+seeds every game anew at ``ucinewgame``, so a game's moves do not depend on the games the
+process played before: a match at a fixed seed gives the same games whether the engines are
+kept between games or started for each, as on a cluster). ``MiniEngine``
 is the UCI loop they share; the test suite's scripted engines build on it.
 """
 
@@ -69,6 +72,8 @@ class MiniEngine:
             self.setoption(line)
         elif cmd == "ucinewgame":
             self.pos = Position()
+            if self.seed:
+                self.rng = random.Random(self.seed)  # each game replays from the seed, whatever came before
         elif cmd == "position":
             self.set_position(tokens[1:])
         elif cmd == "go":

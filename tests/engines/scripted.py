@@ -19,9 +19,10 @@
 
 ``--score CP`` (any mode) makes it report ``info ... score cp CP`` with each move;
 ``--delay SECONDS`` makes it sleep that long before every ``bestmove`` of a normal ``go``;
-``--pidfile PATH`` makes it write its process id to PATH first; ``--idsuffix TEXT`` adds TEXT
-to its ``id name``; ``--tag TEXT`` does nothing (it marks the process for a test that counts
-processes). Go counts restart at every ``ucinewgame``.
+``--pidfile PATH`` makes it write its process id to PATH first (``--startlog PATH``: append
+it as a line); ``--idsuffix TEXT`` adds TEXT to its ``id name``, as does the environment
+variable ``ALICE_SCRIPTED_ID_SUFFIX``; ``--tag TEXT`` does nothing (it marks the process for
+a test that counts processes). Go counts restart at every ``ucinewgame``.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ class Scripted(MiniEngine):
         self.gos = 0
         self.hung = False
         self.pondering = False
-        self.name = f"scripted-{mode}" + self.flag("--idsuffix", "")
+        self.name = f"scripted-{mode}" + self.flag("--idsuffix", "") + os.environ.get("ALICE_SCRIPTED_ID_SUFFIX", "")
         if mode in ("random", "greedy"):
             self.rng = random.Random(int(args[0]))
 
@@ -163,6 +164,9 @@ if __name__ == "__main__":
     if "--pidfile" in sys.argv[:-1]:
         with open(sys.argv[sys.argv.index("--pidfile") + 1], "w") as handle:
             handle.write(str(os.getpid()))
+    if "--startlog" in sys.argv[:-1]:
+        with open(sys.argv[sys.argv.index("--startlog") + 1], "a") as handle:
+            handle.write(f"{os.getpid()}\n")
     if sys.argv[1] == "exit":
         sys.exit(3)
     Scripted(sys.argv[1], sys.argv[2:]).run()
