@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 import os
-import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -23,7 +22,7 @@ from .standings import FormatError, format_help, parse_format
 from .stats import Sprt
 from .tc import Limits, TcError, parse_count, parse_seconds, parse_tc
 from .cluster import ClusterSpec, parse_cluster
-from .uci_process import EngineConfig
+from .uci_process import EngineConfig, unrunnable
 
 USAGE = """alice-match: run Alice chess matches and tournaments between UCI engines, cutechess-cli style.
 
@@ -622,21 +621,6 @@ def parse_args(argv: Sequence[str]) -> tuple[MatchConfig, int]:
     if options.openings is not None:
         load_openings(options.openings, config)
     return config, seed
-
-
-def unrunnable(config: EngineConfig) -> str | None:
-    """Why ``config``'s command cannot be run (not found, not executable), or ``None``."""
-    program = config.argv()[0]
-    if os.sep in program or (os.altsep and os.altsep in program):
-        path = os.path.join(config.dir, program) if config.dir and not os.path.isabs(program) else program
-        if not os.path.isfile(path):
-            return f"no such file {program!r}"
-        if not os.access(path, os.X_OK):
-            return f"{program!r} is not executable"
-        return None
-    if shutil.which(program) is None:
-        return f"command not found: {program!r}"
-    return None
 
 
 def check_commands(config: MatchConfig) -> None:

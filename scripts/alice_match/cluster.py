@@ -37,7 +37,7 @@ from .game import GameRecord, GameSettings, Referee
 from .openings import Opening
 from .schedule import Slot
 from .tc import Limits, TimeControl
-from .uci_process import EngineConfig, EngineError, UciProcess
+from .uci_process import EngineConfig, EngineError, UciProcess, unrunnable
 
 LOCAL_PREFIX = "local:"
 DEFAULT_TIMEOUT = 10.0  # seconds to reach the scheduler and find a worker
@@ -149,9 +149,10 @@ class WorkerReport:
 
 # ------------------------------------------------------------------ on a worker
 def engine_digest(config: EngineConfig) -> str:
-    """SHA-256 over the engine's program: the executable, every argument that names a file
-    (a script), the package of ``-m PACKAGE`` and, for a Python entry-point script, the
-    packages it imports from; so two workers with different builds give different digests."""
+    """SHA-256 over the engine's program: the executable, the first argument that names a file
+    (the script an interpreter runs; later ones may be data), the package of ``-m PACKAGE``
+    and, for a Python entry-point script, the packages it imports from; so two workers with
+    different builds give different digests."""
     argv = config.argv()
     base = config.dir or os.getcwd()
     files: list[str] = []
@@ -161,10 +162,12 @@ def engine_digest(config: EngineConfig) -> str:
     packages: list[str] = []
     for i, arg in enumerate(argv[1:], 1):
         path = os.path.join(base, arg)
+        if argv[i - 1] == "-m":
+            packages.append(arg.split(".")[0])
+            break
         if os.path.isfile(path):
             files.append(path)
-        elif argv[i - 1] == "-m":
-            packages.append(arg.split(".")[0])
+            break
     packages += _entry_point_packages(program)
     digest = hashlib.sha256()
     for path in files:
@@ -224,6 +227,9 @@ def identify(engines: list[EngineConfig], timeout: float) -> WorkerReport:
     for config in engines:
         process = UciProcess(dataclasses.replace(config, name=None, options={}))
         try:
+            problem = unrunnable(config)
+            if problem:
+                raise EngineError(problem)
             digest = engine_digest(config)
             process.start(timeout)
             found.append(EngineIdentity(process.id_name or "", digest))

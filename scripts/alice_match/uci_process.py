@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import queue
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -64,6 +65,21 @@ class EngineConfig:
         else:
             base = shlex.split(cmd)
         return base + list(self.args)
+
+
+def unrunnable(config: EngineConfig) -> str | None:
+    """Why ``config``'s command cannot be run (not found, not executable), or ``None``."""
+    program = config.argv()[0]
+    if os.sep in program or (os.altsep and os.altsep in program):
+        path = os.path.join(config.dir, program) if config.dir and not os.path.isabs(program) else program
+        if not os.path.isfile(path):
+            return f"no such file {program!r}"
+        if not os.access(path, os.X_OK):
+            return f"{program!r} is not executable"
+        return None
+    if shutil.which(program) is None:
+        return f"command not found: {program!r}"
+    return None
 
 
 @dataclass
