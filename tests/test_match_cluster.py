@@ -99,8 +99,8 @@ def test_two_engine_match_with_pentanomial_sprt_and_resume(tmp_path: Path) -> No
 # ------------------------------------------------------------------ a worker killed mid-run
 @pytest.mark.slow
 def test_worker_killed_mid_pair_replays_the_pair_whole(tmp_path: Path) -> None:
-    pgn, starts = tmp_path / "k.pgn", tmp_path / "starts"
-    slow = ["--delay", "0.05", "--startlog", str(starts)]
+    pgn = tmp_path / "k.pgn"
+    slow = ["--delay", "0.05"]
     config, _ = parse_args([
         *scripted("random", "1", *slow, name="a"), *scripted("random", "2", *slow, name="b"), *each(nodes=1),
         "-games", "2", "-rounds", "4", "-repeat", "-maxmoves", "10", "-pgnout", str(pgn), *LOCAL2,
@@ -112,17 +112,19 @@ def test_worker_killed_mid_pair_replays_the_pair_whole(tmp_path: Path) -> None:
     deadline = time.monotonic() + 120
     while runner.is_alive() and time.monotonic() < deadline and not (pgn.exists() and "[GameNumber" in pgn.read_text()):
         time.sleep(0.05)
-    time.sleep(1.0)  # the next pairs are under way on both workers
+    time.sleep(0.5)  # the next pairs are under way
     assert match.cluster is not None and match.cluster.client is not None
-    pids = match.cluster.client.run(os.getpid)
-    os.kill(pids[min(pids)], signal.SIGKILL)
+    client = match.cluster.client
+    busy: list[str] = []
+    while not busy and runner.is_alive():
+        busy = [address for address, keys in client.processing().items() if keys]  # a pair in play there
+    pids = client.run(os.getpid)
+    os.kill(pids[busy[0]], signal.SIGKILL)  # as the OOM killer would: the pair in play is cut off
     runner.join(180)
-    assert status == [0], match.out.getvalue()  # type: ignore[attr-defined]
+    assert status == [0]
     numbers = sorted(int(g.headers["GameNumber"]) for g in read_pgn(pgn))
-    assert numbers == list(range(1, 9))  # every game exactly once
+    assert numbers == list(range(1, 9))  # every game exactly once: the cut-off pair was played again whole
     assert match.score.games == 8 and match.pentanomial.pairs == 4  # every pair counted once
-    # 2 engines x 2 workers for the check, 2 per pair; the pair cut off started 2 more.
-    assert len(starts.read_text().split()) >= 4 + 2 * 4 + 2
 
 
 # ------------------------------------------------------------------ cancellation once the SPRT decides

@@ -5,9 +5,12 @@ when openings are not repeated), played start to finish by one task on one worke
 comes back whole, with the id of the pair (its first game's number), so a pair cut off by a
 worker that died is played again whole by Dask on another worker and counted once: nothing of
 the cut-off attempt is kept. The task starts the pair's engines (each in its own process
-group, as a local run does), pins them to one core of the worker where the system allows it
-(``os.sched_setaffinity``), and kills them when the run cancels the task (a Dask ``Event``
-the task watches) or when they hang.
+group, as a local run does) or takes the ones the worker's previous pair of the same run left
+(as a local worker keeps its engines from game to game; ``restart=on`` gets fresh ones), pins
+them to one core of the worker where the system allows it (``os.sched_setaffinity``), and
+kills them when the run cancels the task (a Dask ``Event`` the task watches) or when they
+hang. Kept engines are quit at the end of the run (``release``), or by the worker itself once
+they have been idle for ``KEEP_IDLE`` seconds (a run that was killed cannot say so).
 
 Before any game, every worker reports each engine's ``id name`` and a digest of its program
 (``engine_digest``); an engine missing on a worker, or different on two workers, stops the
@@ -48,6 +51,13 @@ SPEED_SECONDS = 0.2  # how long each speed measurement runs (best of SPEED_RUNS)
 SPEED_RUNS = 3
 MAX_RESUBMITS = 3  # a pair whose workers keep dying is given this many fresh tries
 HASH_CHUNK = 1 << 20
+KEEP_IDLE = 120.0  # seconds a worker keeps a run's idle engines before quitting them
+
+# On a worker: the engines each run left there between pairs, by run (its stop event's name)
+# and engine index, with the time they were last used.
+_kept: dict[str, dict[int, tuple[UciProcess, float]]] = {}
+_kept_lock = threading.Lock()
+_reaper: list[threading.Thread] = []
 
 
 class ClusterError(RuntimeError):
@@ -285,7 +295,7 @@ def play_pair(task: PairTask) -> PairResult:
             os.sched_setaffinity(0, {core})  # this thread; the engines it starts inherit it
         except OSError:
             pass
-    processes: dict[int, UciProcess] = {}
+    processes = _take_kept(task.stop_event, task.engines)
     done = threading.Event()
     cancelled = threading.Event()
 
@@ -330,13 +340,65 @@ def play_pair(task: PairTask) -> PairResult:
                 break  # the run stops after this game, as a local run does
     finally:
         done.set()
-        for process in processes.values():
-            process.quit()
         watcher.join(2 * WATCH_INTERVAL + 1)
+        if cancelled.is_set() or stop.is_set():
+            for process in processes.values():
+                process.quit()
+        else:
+            _keep(task.stop_event, processes, task.engines)
     if cancelled.is_set():
         result.cancelled = True
         result.games = []
     return result
+
+
+def _take_kept(run: str, engines: dict[int, EngineConfig]) -> dict[int, UciProcess]:
+    """The live engines this run left on this worker, for the engines the pair needs."""
+    with _kept_lock:
+        kept = _kept.get(run, {})
+        taken = {which: kept.pop(which)[0] for which in list(kept) if which in engines}
+    return {which: process for which, process in taken.items() if process.alive()}
+
+
+def _keep(run: str, processes: dict[int, UciProcess], engines: dict[int, EngineConfig]) -> None:
+    """Leave the pair's live engines for the run's next pair on this worker (others are quit)."""
+    now = time.monotonic()
+    extra = []
+    with _kept_lock:
+        kept = _kept.setdefault(run, {})
+        for which, process in processes.items():
+            if process.alive() and not engines[which].restart and which not in kept:
+                kept[which] = (process, now)
+            else:
+                extra.append(process)
+        if not _reaper:
+            _reaper.append(threading.Thread(target=_reap_idle, name="alice-match-reaper", daemon=True))
+            _reaper[0].start()
+    for process in extra:
+        process.quit()
+
+
+def _reap_idle() -> None:
+    while True:
+        time.sleep(KEEP_IDLE / 4)
+        now = time.monotonic()
+        idle = []
+        with _kept_lock:
+            for kept in _kept.values():
+                for which, (process, used) in list(kept.items()):
+                    if now - used > KEEP_IDLE:
+                        idle.append(kept.pop(which)[0])
+        for process in idle:
+            process.quit()
+
+
+def release(run: str) -> int:
+    """Run on every worker at the end of a run: quit the engines it kept there; how many."""
+    with _kept_lock:
+        kept = _kept.pop(run, {})
+    for process, _ in kept.values():
+        process.quit()
+    return len(kept)
 
 
 def _started(config: EngineConfig, timeout: float) -> UciProcess:
@@ -464,6 +526,11 @@ class ClusterSession:
             pass
 
     def close(self) -> None:
+        if self.client is not None:
+            try:
+                self.client.run(release, self.stop_event)
+            except Exception:  # best effort: idle engines are quit by the workers themselves
+                pass
         for thing in (self.client, self.local):
             if thing is not None:
                 try:
