@@ -23,13 +23,13 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import hashlib
-import importlib.util
+import importlib
 import logging
 import math
 import os
 import re
 import shutil
-import sys
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -51,6 +51,7 @@ SPEED_SECONDS = 0.2  # how long each speed measurement runs (best of SPEED_RUNS)
 SPEED_RUNS = 3
 MAX_RESUBMITS = 3  # a pair whose workers keep dying is given this many fresh tries
 HASH_CHUNK = 1 << 20
+DIGEST_TIMEOUT = 30.0  # seconds for an engine's interpreter to list its package files
 KEEP_IDLE = 120.0  # seconds a worker keeps a run's idle engines before quitting them
 
 # On a worker: the engines each run left there between pairs, by run (its stop event's name)
@@ -160,34 +161,34 @@ class WorkerReport:
 # ------------------------------------------------------------------ on a worker
 def engine_digest(config: EngineConfig) -> str:
     """SHA-256 over the engine's program: the executable, the first argument that names a file
-    (the script an interpreter runs; later ones may be data), the package of ``-m PACKAGE``
-    and, for a Python entry-point script, the packages it imports from; so two workers with
-    different builds give different digests."""
+    (the script an interpreter runs; later ones may be data) and, for a Python engine (``python
+    -m PACKAGE``, or an entry-point script such as ``alice-engine``), every source and extension
+    file of the package's installed distribution as that engine's own interpreter finds it; so
+    two workers with different builds give different digests."""
     argv = config.argv()
     base = config.dir or os.getcwd()
-    files: list[str] = []
     program = argv[0] if os.sep in argv[0] else shutil.which(argv[0]) or argv[0]
     program = os.path.join(base, program) if not os.path.isabs(program) else program
-    files.append(program)
-    packages: list[str] = []
+    files = [program]
+    interpreter, packages = program, []
     for i, arg in enumerate(argv[1:], 1):
-        path = os.path.join(base, arg)
         if argv[i - 1] == "-m":
             packages.append(arg.split(".")[0])
             break
+        path = os.path.join(base, arg)
         if os.path.isfile(path):
             files.append(path)
             break
-    packages += _entry_point_packages(program)
+    shebang, imported = _entry_point(program)
+    if imported:
+        interpreter, packages = shebang, imported
     digest = hashlib.sha256()
     for path in files:
         digest.update(b"file\0")
         _hash_file(digest, path)
-    for package in packages:
-        digest.update(package.encode() + b"\0")
-        for path in _package_files(package, base):
-            digest.update(os.path.basename(path).encode() + b"\0")
-            _hash_file(digest, path)
+    for path in _package_files(interpreter, packages, base) if packages else []:
+        digest.update(os.path.basename(path).encode() + b"\0")
+        _hash_file(digest, path)
     return digest.hexdigest()
 
 
@@ -197,45 +198,68 @@ def _hash_file(digest: Any, path: str) -> None:
             digest.update(chunk)
 
 
-def _entry_point_packages(program: str) -> list[str]:
-    """``uci`` for a console script saying ``from uci.__main__ import main`` (pip's wrappers)."""
+def _entry_point(program: str) -> tuple[str, list[str]]:
+    """The interpreter and imported packages of a Python console script (pip's wrappers say
+    ``#!/venv/bin/python`` and ``from uci.__main__ import main``); ``("", [])`` otherwise."""
     try:
         with open(program, "rb") as handle:
-            head = handle.read(4096)
+            head = handle.read(4096).decode("utf-8", "replace")
     except OSError:
-        return []
-    if not head.startswith(b"#!") or b"python" not in head.split(b"\n", 1)[0]:
-        return []
-    return re.findall(r"^from ([A-Za-z_]\w*)", head.decode("utf-8", "replace"), re.MULTILINE)
+        return "", []
+    first = head.split("\n", 1)[0]
+    if not first.startswith("#!") or "python" not in first:
+        return "", []
+    words = first[2:].split()
+    interpreter = words[-1] if words and words[0].endswith("env") else (words[0] if words else "")
+    return interpreter, re.findall(r"^from ([A-Za-z_]\w*)", head, re.MULTILINE)
 
 
-def _package_files(package: str, base: str) -> list[str]:
-    """The source and extension files of an importable package (as the engine's cwd sees it)."""
-    sys.path.insert(0, base)
+# Run by the engine's interpreter: the files of the given packages and of every other top-level
+# package their distributions install (our "uci" brings "search" and "engine").
+_LIST_FILES = """
+import importlib.metadata as m, importlib.util as u, os, sys
+names = set(sys.argv[1:])
+owners = m.packages_distributions()
+for name in list(names):
+    for dist in owners.get(name, []):
+        names.update(top for top, ds in owners.items() if dist in ds)
+for name in sorted(names):
     try:
-        spec = importlib.util.find_spec(package)
+        spec = u.find_spec(name)
     except (ImportError, ValueError):
-        spec = None
-    finally:
-        sys.path.remove(base)
+        continue
     if spec is None:
-        return []
-    roots = list(spec.submodule_search_locations or [])
-    if not roots:
-        return [spec.origin] if spec.origin and os.path.isfile(spec.origin) else []
-    found = []
-    for root in roots:
-        for folder, dirs, names in os.walk(root):
+        continue
+    for root in spec.submodule_search_locations or []:
+        for folder, dirs, files in os.walk(root):
             dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-            found += [os.path.join(folder, n) for n in sorted(names) if n.endswith((".py", ".so", ".pyd"))]
-    return found
+            for f in sorted(files):
+                if f.endswith((".py", ".so", ".pyd")):
+                    print(os.path.join(folder, f))
+    if not spec.submodule_search_locations and spec.origin and os.path.isfile(spec.origin):
+        print(spec.origin)
+"""
 
 
-def identify(engines: list[EngineConfig], timeout: float) -> WorkerReport:
-    """Run on every worker before play: each engine started once for its ``id name``, and its digest."""
+def _package_files(interpreter: str, packages: list[str], base: str) -> list[str]:
+    """The package files as ``interpreter`` (run in the engine's folder) sees them."""
+    try:
+        done = subprocess.run(
+            [interpreter, "-c", _LIST_FILES, *packages], cwd=base, capture_output=True, text=True,
+            timeout=DIGEST_TIMEOUT, check=False,
+        )  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return [line for line in done.stdout.splitlines() if os.path.isfile(line)]
+
+
+def identify(engines: list[EngineConfig], timeout: float, run: str = "") -> WorkerReport:
+    """Run on every worker before play: each engine started once for its ``id name``, and its
+    digest; the processes stay on the worker for the run's first pair there (``run``)."""
     found = []
-    for config in engines:
-        process = UciProcess(dataclasses.replace(config, name=None, options={}))
+    started: dict[int, UciProcess] = {}
+    for which, config in enumerate(engines):
+        process = UciProcess(config)
         try:
             problem = unrunnable(config)
             if problem:
@@ -243,9 +267,14 @@ def identify(engines: list[EngineConfig], timeout: float) -> WorkerReport:
             digest = engine_digest(config)
             process.start(timeout)
             found.append(EngineIdentity(process.id_name or "", digest))
+            started[which] = process
         except (EngineError, OSError) as error:
             found.append(EngineIdentity(problem=str(error)))
-        finally:
+            process.kill()
+    if run and len(started) == len(engines):
+        _keep(run, started, dict(enumerate(engines)))
+    else:
+        for process in started.values():
             process.quit()
     pinning = hasattr(os, "sched_setaffinity")
     return WorkerReport(os.uname().nodename, os.cpu_count() or 1, pinning, tuple(found))
@@ -289,13 +318,15 @@ def play_pair(task: PairTask) -> PairResult:
     if stop.is_set():
         result.cancelled = True
         return result
+    processes = _take_kept(task.stop_event, task.engines)
     core = task.cores.get(address)
     if core is not None and hasattr(os, "sched_setaffinity"):
-        try:
-            os.sched_setaffinity(0, {core})  # this thread; the engines it starts inherit it
-        except OSError:
-            pass
-    processes = _take_kept(task.stop_event, task.engines)
+        # this thread (the engines it starts inherit it) and the engines it takes over
+        for pid in (0, *(process.pid or 0 for process in processes.values())):
+            try:
+                os.sched_setaffinity(pid, {core})
+            except OSError:
+                pass
     done = threading.Event()
     cancelled = threading.Event()
 
@@ -458,7 +489,7 @@ class ClusterSession:
     def check_engines(self, engines: list[EngineConfig], timeout: float) -> list[str]:
         """Every worker's report on every engine; their ``id name``s (the same on all workers),
         or ``ClusterError`` before any game: missing on a worker, or different builds."""
-        reports: dict[str, WorkerReport] = self.client.run(identify, engines, timeout)
+        reports: dict[str, WorkerReport] = self.client.run(identify, engines, timeout, self.stop_event)
         names = []
         for which, config in enumerate(engines):
             label = f"engine {which + 1} ({config.name or config.cmd})"
