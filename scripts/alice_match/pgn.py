@@ -26,7 +26,8 @@ class AliceHeaders(chess.pgn.Headers):
         name = self.get("Variant")
         if name is not None and name.lower() not in (a.lower() for a in AliceBoard.aliases):
             raise ValueError(f"not an Alice chess game: [Variant {name!r}]")
-        return AliceBoard
+        board: type[chess.Board] = AliceBoard
+        return board
 
 
 class AliceGame(chess.pgn.Game):

@@ -48,7 +48,8 @@ class MiniEngine:
 
     def choose(self, pos: Position) -> int:
         """The move to play (``pos`` has legal moves); this base engine plays the first one."""
-        return pos.legal_moves()[0]
+        first: int = pos.legal_moves()[0]
+        return first
 
     def score(self, pos: Position, move: int) -> str:
         """The ``info score`` reported with ``move`` (side to move's view): ``cp 0``, ``mate 1``."""
@@ -133,12 +134,13 @@ class RandomPlayer(MiniEngine):
     name = "alice-random"
 
     def choose(self, pos: Position) -> int:
-        return self.rng.choice(sorted(pos.legal_moves()))
+        moves: list[int] = sorted(pos.legal_moves())
+        return self.rng.choice(moves)
 
 
 def material_gain(pos: Position, move: int) -> int:
     """Centipawns won at once by ``move``: the captured piece plus any promotion gain."""
-    gain = PIECE_VALUE[pos.sq[(move >> 6) & 63] & 7]
+    gain: int = PIECE_VALUE[pos.sq[(move >> 6) & 63] & 7]
     if move >> 12:
         gain += PIECE_VALUE[move >> 12] - PIECE_VALUE[1]
     return gain
