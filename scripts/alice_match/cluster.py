@@ -466,8 +466,8 @@ class ClusterSession:
         try:
             if self.spec.local_workers:
                 self.local = d.LocalCluster(
-                    n_workers=self.spec.local_workers, threads_per_worker=1, processes=True,
-                    dashboard_address=None, silence_logs=logging.ERROR,
+                    n_workers=self.spec.local_workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                    dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,
                 )  # fmt: skip
                 self.client = d.Client(self.local, timeout=self.spec.timeout)
             else:
