@@ -160,7 +160,25 @@ def test_sprt_decision_cancels_the_pairs_in_play(tmp_path: Path) -> None:
     status, match = run_match(config, out, io.StringIO())
     assert status == 0 and "H1 was accepted" in out.getvalue()
     assert match.score.games == 2 and len(read_pgn(pgn)) == 2  # the first pair only
+    assert match.cancelled_pairs >= 1  # the other worker's pair was stopped, not counted
     assert engine_processes(tag) == []  # no game of the cancelled pairs keeps running
+
+
+def test_crashes_with_and_without_recover(tmp_path: Path) -> None:
+    tag = uuid.uuid4().hex
+    pgn = tmp_path / "r.pgn"
+    crashy = scripted("crash", "3", "--tag", tag, name="crashy")
+    good = scripted("first", "--tag", tag, name="good")
+    r = run([*crashy, *good, *each(nodes=10), "-games", "6", "-recover", "-pgnout", str(pgn), *LOCAL2])
+    assert r.status == 0
+    games = sorted(read_pgn(pgn), key=lambda g: int(g.headers["GameNumber"]))
+    assert [int(g.headers["PlyCount"]) for g in games] == [4, 5, 4, 5, 4, 5]  # a new engine every game
+    assert len(r.lines("Engine crashy disconnected; restarting it (-recover)")) == 6
+    assert engine_processes(tag) == []  # the engines the workers kept are quit at the end
+    stopped = run([*crashy, *good, *each(nodes=10), "-games", "6", *LOCAL2])
+    assert stopped.status == 1 and stopped.lines("Engine crashy disconnected; stopping the match")
+    assert stopped.match.score.games in (1, 2)  # the first game of a pair (or of each worker's pair)
+    assert engine_processes(tag) == []
 
 
 # ------------------------------------------------------------------ faults before any game: exit 2

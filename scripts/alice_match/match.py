@@ -180,6 +180,7 @@ class Match:
         self._idle: dict[int, UciProcess] = {}  # started before the first game, not yet taken by a worker
         self.cluster: ClusterSession | None = None  # -cluster
         self._carry: list[Slot] = []  # taken from the schedule, not yet in a pair (cluster)
+        self.cancelled_pairs = 0  # pairs in play on the cluster when the run stopped (not counted)
         self.sprt_result: SprtResult | None = None
 
     # --------------------------------------------------------------- output
@@ -334,6 +335,7 @@ class Match:
             self._abort()
             self.say("Interrupted: stopping the match")
         finally:
+            self.cancelled_pairs = len(in_flight)
             cluster.cancel(list(in_flight), CANCEL_TIMEOUT)
         self._final_report()
         return 1 if self._aborted else 0
