@@ -40,8 +40,20 @@ KEYS = [
 ]  # fmt: skip
 PLAIN = st.sampled_from(NUMBERS + WORDS + PATHS) | st.text(max_size=8)
 VALUE = PLAIN | st.builds(lambda k, v: f"{k}={v}", st.sampled_from(KEYS), PLAIN)
+KEYED = VALUE.filter(lambda v: "=" in v) | st.builds(lambda k, v: f"{k}={v}", st.sampled_from(KEYS), PLAIN)
+
+
+def _group(name: str) -> st.SearchStrategy[list[str]]:
+    """An option with the number of values it takes (mostly), ``KEY=VALUE`` words where it wants them."""
+    want = OPTIONS_WITH_VALUES.get(name, (0, 3))
+    low, high = (1, 4) if want is None else want if isinstance(want, tuple) else (want, want)
+    values = KEYED if want is None else VALUE
+    right = st.lists(values, min_size=low, max_size=high)
+    return (right | right | right | st.lists(VALUE, max_size=4)).map(lambda vs: [name, *vs])
+
+
 OPTION = st.sampled_from([*OPTIONS_WITH_VALUES, "-bogus", "-5", "-engine=1"])
-GROUP = st.builds(lambda name, values: [name, *values], OPTION, st.lists(VALUE, max_size=4))
+GROUP = OPTION.flatmap(_group)
 ARGV = st.lists(GROUP, max_size=8).map(lambda groups: [word for group in groups for word in group])
 ENGINE = ["-engine", f"cmd={sys.executable}", "arg=-c", "arg=pass"]
 VALID_START = [*ENGINE, "name=a", *ENGINE, "name=b", "-each", "nodes=1"]

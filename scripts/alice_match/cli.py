@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from .game import DrawAdjudication, GameSettings, ResignAdjudication
-from .match import MatchConfig, SetupError, check_outputs, run_match
+from .match import MatchConfig, SetupError, check_outputs, one_line, run_match
 from .openings import DEFAULT_BOOK, OpeningBook, OpeningError, load_book
 from .report import report_format
 from .schedule import KINDS, POLICIES
@@ -666,7 +666,7 @@ def configure(args: Sequence[str], out: TextIO | None = None, err: TextIO | None
         print(request.text, file=out)
         return 0
     except UsageError as error:
-        print(f"alice-match: {error}", file=err)
+        print(f"alice-match: {one_line(str(error))}", file=err)
         return 2
 
 

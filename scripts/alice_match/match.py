@@ -209,7 +209,7 @@ class Match:
                 self._resume()
         except (SetupError, ResumeError) as error:
             self._close()
-            print(f"alice-match: {error}", file=self.err, flush=True)
+            print(f"alice-match: {one_line(str(error))}", file=self.err, flush=True)
             return 2
         except KeyboardInterrupt:
             self._interrupt()
@@ -682,6 +682,16 @@ class Match:
             write_report(config.report, page)
         except OSError as error:
             print(f"warning: cannot write the report {config.report}: {error}", file=self.err, flush=True)
+
+
+def one_line(text: str) -> str:
+    """``text`` with every unprintable character escaped (``\\n``, ``\\x85``, ...): an error
+    line that quotes a user's value stays one line on any terminal.
+
+    >>> one_line("-report a\\nb\\x85.txt")
+    '-report a\\\\nb\\\\x85.txt'
+    """
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def check_outputs(config: MatchConfig) -> None:
