@@ -46,7 +46,7 @@ LOCAL_PREFIX = "local:"
 DEFAULT_TIMEOUT = 10.0  # seconds to reach the scheduler and find a worker
 MAX_LOCAL_WORKERS = 256
 INSTALL_HINT = "pip install 'alice-engine[cluster]' (or: pip install dask distributed)"
-WATCH_INTERVAL = 0.25  # seconds between a task's looks at the stop event
+WATCH_INTERVAL = 0.5  # seconds between a task's looks at the stop event (a call to the scheduler)
 SPEED_SECONDS = 0.2  # how long each speed measurement runs (best of SPEED_RUNS)
 SPEED_RUNS = 3
 MAX_RESUBMITS = 3  # a pair whose workers keep dying is given this many fresh tries
@@ -372,7 +372,7 @@ def play_pair(task: PairTask) -> PairResult:
     finally:
         done.set()
         watcher.join(2 * WATCH_INTERVAL + 1)
-        if cancelled.is_set() or stop.is_set():
+        if cancelled.is_set() or _is_set(stop):
             for process in processes.values():
                 process.quit()
         else:
@@ -383,11 +383,21 @@ def play_pair(task: PairTask) -> PairResult:
     return result
 
 
+def _is_set(event: Any) -> bool:
+    """Whether the run's stop event is set (a scheduler that cannot be asked counts as set)."""
+    try:
+        return bool(event.is_set())
+    except Exception:  # the scheduler is gone: the run is over
+        return True
+
+
 def _take_kept(run: str, engines: dict[int, EngineConfig]) -> dict[int, UciProcess]:
     """The live engines this run left on this worker, for the engines the pair needs."""
     with _kept_lock:
         kept = _kept.get(run, {})
         taken = {which: kept.pop(which)[0] for which in list(kept) if which in engines}
+    for process in [p for p in taken.values() if not p.alive()]:
+        process.quit()  # reaped (its group killed) before a new one starts
     return {which: process for which, process in taken.items() if process.alive()}
 
 
