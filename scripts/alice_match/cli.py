@@ -626,13 +626,14 @@ def parse_args(argv: Sequence[str]) -> tuple[MatchConfig, int]:
 def check_commands(config: MatchConfig) -> None:
     """Every engine's command must exist before any game starts (on this machine; on a
     cluster every worker checks its own)."""
+    if config.cluster is not None:
+        return  # commands and dir= name things on the workers: they check them
     for i, engine in enumerate(config.engines, 1):
         if engine.dir is not None and not os.path.isdir(engine.dir):
             raise UsageError(f"engine {i} ({engine.name or engine.cmd}): dir={engine.dir}: no such folder")
-        if config.cluster is None:
-            problem = unrunnable(engine)
-            if problem:
-                raise UsageError(f"engine {i} ({engine.name or engine.cmd}): {problem}")
+        problem = unrunnable(engine)
+        if problem:
+            raise UsageError(f"engine {i} ({engine.name or engine.cmd}): {problem}")
 
 
 def check_files(config: MatchConfig) -> None:
