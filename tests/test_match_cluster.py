@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 
 from alice_match.cli import main, parse_args
-from alice_match.cluster import ClusterSpec, engine_digest, scaled
+from alice_match.cluster import ClusterSpec, PairTask, _check_build, engine_digest, scaled
 from alice_match.match import Match, run_match
 from alice_match.stats import Sprt, SprtResult
 from alice_match.tc import Limits, parse_tc
-from alice_match.uci_process import EngineConfig
+from alice_match.uci_process import EngineConfig, EngineError, UciProcess
 from matchargs import SCRIPTED, each, our_engine, player, scripted
 from matchrun import read_pgn, run
 
@@ -270,6 +270,28 @@ def test_engine_digest_follows_the_program(tmp_path: Path) -> None:
     module = EngineConfig(cmd=f"{sys.executable} -m alice_match.players random")
     assert engine_digest(module) != engine_digest(EngineConfig(cmd=f"{sys.executable} -m json.tool"))
     assert engine_digest(EngineConfig(cmd=sys.executable, args=[str(SCRIPTED), "first"])) != first
+
+
+def test_a_worker_that_joins_later_is_checked_too() -> None:
+    config = EngineConfig(cmd=sys.executable, args=[str(SCRIPTED), "first"], name="s")
+    process = UciProcess(config)
+    process.start(10)
+    try:
+        right = (process.id_name or "", engine_digest(config))
+        assert right[0] == "scripted-first"
+        for builds, problem in (
+            ({0: right}, None),
+            ({0: ("scripted-first-v2", right[1])}, "says id name 'scripted-first', not 'scripted-first-v2'"),
+            ({0: (right[0], "0" * 64)}, "is another build than the one checked before play"),
+        ):
+            task = PairTask(1, (), {0: config}, False, 10, f"run-{uuid.uuid4().hex}", builds=builds)
+            if problem is None:
+                _check_build(task, 0, process, "tcp://w:1")
+            else:
+                with pytest.raises(EngineError, match=re.escape(f"engine 1 (s) on worker tcp://w:1 {problem}")):
+                    _check_build(task, 0, process, "tcp://w:1")
+    finally:
+        process.quit()
 
 
 def test_time_control_scaling() -> None:

@@ -58,6 +58,7 @@ KEEP_IDLE = 120.0  # seconds a worker keeps a run's idle engines before quitting
 # and engine index, with the time they were last used.
 _kept: dict[str, dict[int, tuple[UciProcess, float]]] = {}
 _kept_lock = threading.Lock()
+_checked: set[tuple[str, int]] = set()  # (run, engine) whose digest this worker has checked
 _reaper: list[threading.Thread] = []
 
 
@@ -126,6 +127,7 @@ class PairTask:
     stop_event: str  # the name of the Dask Event that cancels the run
     cores: dict[str, int] = field(default_factory=dict)  # worker address -> core to pin to
     scale: dict[str, float] = field(default_factory=dict)  # worker address -> time-control factor
+    builds: dict[int, tuple[str, str]] = field(default_factory=dict)  # engine -> (id name, digest) checked
 
 
 @dataclass
@@ -273,6 +275,8 @@ def identify(engines: list[EngineConfig], timeout: float, run: str = "") -> Work
             process.kill()
     if run and len(started) == len(engines):
         _keep(run, started, dict(enumerate(engines)))
+        with _kept_lock:
+            _checked.update((run, which) for which in started)
     else:
         for process in started.values():
             process.quit()
@@ -355,6 +359,7 @@ def play_pair(task: PairTask) -> PairResult:
                             process.quit()
                         processes[which] = _started(task.engines[which], task.start_timeout)
                         result.engine_pids.append(processes[which].pid or 0)
+                        _check_build(task, which, processes[which], address)
             except EngineError as error:
                 if cancelled.is_set():
                     break
@@ -381,6 +386,26 @@ def play_pair(task: PairTask) -> PairResult:
         result.cancelled = True
         result.games = []
     return result
+
+
+def _check_build(task: PairTask, which: int, process: UciProcess, address: str) -> None:
+    """An engine started on a worker that joined after the check (or was restarted) must be
+    the build the check found: its ``id name`` at every start, its digest once per run."""
+    expected = task.builds.get(which)
+    if expected is None:
+        return
+    name, digest = expected
+    label = f"engine {which + 1} ({task.engines[which].name or task.engines[which].cmd})"
+    if (process.id_name or "") != name:
+        raise EngineError(f"{label} on worker {address} says id name {process.id_name!r}, not {name!r}")
+    key = (task.stop_event, which)
+    with _kept_lock:
+        known = key in _checked
+    if not known:
+        if engine_digest(task.engines[which]) != digest:
+            raise EngineError(f"{label} on worker {address} is another build than the one checked before play")
+        with _kept_lock:
+            _checked.add(key)
 
 
 def _is_set(event: Any) -> bool:
@@ -469,6 +494,7 @@ class ClusterSession:
         self.stop_event = f"alice-match-stop-{os.getpid()}-{time.time_ns()}"
         self.cores: dict[str, int] = {}
         self.scale: dict[str, float] = {}
+        self.builds: dict[int, tuple[str, str]] = {}
         self._connect()
 
     def _connect(self) -> None:
@@ -501,6 +527,7 @@ class ClusterSession:
         or ``ClusterError`` before any game: missing on a worker, or different builds."""
         reports: dict[str, WorkerReport] = self.client.run(identify, engines, timeout, self.stop_event)
         names = []
+        self.builds = {}
         for which, config in enumerate(engines):
             label = f"engine {which + 1} ({config.name or config.cmd})"
             seen: dict[tuple[str, str], list[str]] = {}
@@ -516,6 +543,7 @@ class ClusterSession:
                 )
                 raise ClusterError(f"{label} differs between workers ({builds}): install the same build on every worker")
             names.append(next(iter(seen))[0])
+            self.builds[which] = next(iter(seen))
         self._place(reports)
         return names
 
@@ -550,7 +578,10 @@ class ClusterSession:
         self, pair: int, games: Iterable[GameTask], engines: dict[int, EngineConfig], recover: bool,
         start_timeout: float,
     ) -> PairTask:  # fmt: skip
-        return PairTask(pair, tuple(games), engines, recover, start_timeout, self.stop_event, self.cores, self.scale)
+        return PairTask(
+            pair, tuple(games), engines, recover, start_timeout, self.stop_event, self.cores, self.scale,
+            {which: self.builds[which] for which in engines if which in self.builds},
+        )  # fmt: skip
 
     def completed(self) -> Any:
         """A Dask ``as_completed`` to add futures to and iterate as they finish."""
