@@ -174,6 +174,7 @@ class UciProcess:
         self._ended = threading.Event()  # the reader saw the end of the engine's output
         self._broken = False  # a write failed: the engine closed its input
         self._recent: list[str] = []  # its last lines (quoted in a failed handshake's error)
+        self._uciok = False  # the handshake got as far as uciok
         self.pondering = False  # a ``go ponder`` is running
 
     @property
@@ -213,6 +214,7 @@ class UciProcess:
         self._ended = threading.Event()
         self._broken = False
         self._recent = []
+        self._uciok = False
         self._reader = threading.Thread(
             target=self._read, args=(self._proc, self._lines, self._ended), daemon=True
         )
@@ -235,6 +237,7 @@ class UciProcess:
                 name = rest.split(" type ")[0].strip()
                 self.options[name] = rest
             elif line.strip() == "uciok":
+                self._uciok = True
                 break
         if "UCI_Variant" in self.options:
             self.setoption("UCI_Variant", VARIANT)
@@ -259,7 +262,7 @@ class UciProcess:
             except subprocess.TimeoutExpired:
                 code = None
             if code is not None:
-                text = f"engine {self.name} exited (exit code {code}) before uciok"
+                text = f"engine {self.name} exited (exit code {code}) before {'readyok' if self._uciok else 'uciok'}"
         if self._recent:
             quoted = ", ".join(repr(line[:QUOTE_LIMIT]) for line in self._recent)
             text += f"; its last output: {quoted}"
