@@ -206,8 +206,7 @@ def test_resume_pgn_not_utf8_in_the_middle(tmp_path: Path, capfd: pytest.Capture
     assert main([*TWO, "-games", "4", "-pgnout", str(pgn), "-resume"]) == 2
     out, err = capfd.readouterr()
     assert out == "" and err == (
-        f"alice-match: -resume: {pgn} is not UTF-8 text (byte 0x80 on line {line}): "
-        "not a PGN this alice-match wrote\n"
+        f"alice-match: -resume: {pgn} is not UTF-8 text (byte 0x80 on line {line}): cannot resume from this file\n"
     )
 
 

@@ -17,6 +17,7 @@ from .game import DrawAdjudication, GameSettings, ResignAdjudication
 from .match import MatchConfig, SetupError, check_outputs, one_line, run_match
 from .openings import DEFAULT_BOOK, OpeningBook, OpeningError, load_book
 from .report import report_format
+from .resume import ResumeError, read_text
 from .schedule import KINDS, POLICIES
 from .standings import FormatError, format_help, parse_format
 from .stats import Sprt
@@ -597,18 +598,9 @@ def check_resume(config: MatchConfig) -> None:
     if not config.resume or path is None or not os.path.exists(path) or os.path.isdir(path):
         return
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as error:
-        raise UsageError(f"-resume: cannot read {path}: {error.strerror}") from None
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise UsageError(
-            f"-resume: {path} is not UTF-8 text (byte 0x{data[error.start]:02x} on line {line}): "
-            "not a PGN this alice-match wrote"
-        ) from None
+        read_text(path)
+    except ResumeError as error:
+        raise UsageError(f"-resume: {error}") from None
 
 
 def parse_args(argv: Sequence[str]) -> tuple[MatchConfig, int]:

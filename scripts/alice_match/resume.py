@@ -58,18 +58,7 @@ def read_played(path: str) -> tuple[dict[int, PlayedGame], bool]:
     """The finished games of ``path`` by number, and whether a cut-off last game was removed."""
     if not os.path.exists(path):
         return {}, False
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as error:
-        raise ResumeError(f"{path}: cannot read: {error.strerror or error}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise ResumeError(
-            f"{path} is not UTF-8 text (byte 0x{data[error.start]:02x} on line {line}): cannot resume from this file"
-        ) from None
+    text = read_text(path)
     stream = io.StringIO(text)
     entries: list[tuple[int, chess.pgn.Game]] = []
     while True:
@@ -92,6 +81,22 @@ def read_played(path: str) -> tuple[dict[int, PlayedGame], bool]:
             raise ResumeError(f"{path}: game number {entry.number} appears twice")
         played[entry.number] = entry
     return played, False
+
+
+def read_text(path: str) -> str:
+    """The PGN file as text; ``ResumeError`` if it cannot be read or is not UTF-8."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        raise ResumeError(f"{path}: cannot read: {error.strerror or error}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise ResumeError(
+            f"{path} is not UTF-8 text (byte 0x{data[error.start]:02x} on line {line}): cannot resume from this file"
+        ) from None
 
 
 def _truncate(path: str, size: int) -> None:
