@@ -6,8 +6,11 @@
     python -m alice_match.players random --seed 7   # the same moves in every run
     PYTHONPATH=.:scripts python -m alice_match.players random   # from a checkout, not installed
 
-Both offer ``UCI_Variant`` (alice) and ``Seed`` (0: seeded from the clock); ``--seed N`` sets
-the seed from the command line. ``MiniEngine``
+Both offer ``UCI_Variant`` (alice) and ``Seed`` (0: seeded from the clock; any other value,
+or ``--seed N`` on the command line, seeds every game anew at ``ucinewgame``, so a game's
+moves do not depend on the games the process played before: a match at a fixed seed gives the
+same games whether the engines are kept between games or started for each, as on a cluster).
+``MiniEngine``
 is the UCI loop they share; the test suite's scripted engines build on it.
 """
 
@@ -47,7 +50,8 @@ class MiniEngine:
 
     def choose(self, pos: Position) -> int:
         """The move to play (``pos`` has legal moves); this base engine plays the first one."""
-        return pos.legal_moves()[0]
+        first: int = pos.legal_moves()[0]
+        return first
 
     def score(self, pos: Position, move: int) -> str:
         """The ``info score`` reported with ``move`` (side to move's view): ``cp 0``, ``mate 1``."""
@@ -71,6 +75,8 @@ class MiniEngine:
             self.setoption(line)
         elif cmd == "ucinewgame":
             self.pos = Position()
+            if self.seed:
+                self.rng = random.Random(self.seed)  # each game replays from the seed, whatever came before
         elif cmd == "position":
             self.set_position(tokens[1:])
         elif cmd == "go":
@@ -130,12 +136,13 @@ class RandomPlayer(MiniEngine):
     name = "alice-random"
 
     def choose(self, pos: Position) -> int:
-        return self.rng.choice(sorted(pos.legal_moves()))
+        moves: list[int] = sorted(pos.legal_moves())
+        return self.rng.choice(moves)
 
 
 def material_gain(pos: Position, move: int) -> int:
     """Centipawns won at once by ``move``: the captured piece plus any promotion gain."""
-    gain = PIECE_VALUE[pos.sq[(move >> 6) & 63] & 7]
+    gain: int = PIECE_VALUE[pos.sq[(move >> 6) & 63] & 7]
     if move >> 12:
         gain += PIECE_VALUE[move >> 12] - PIECE_VALUE[1]
     return gain
