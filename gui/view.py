@@ -22,6 +22,7 @@ import chess
 import chess.engine
 
 from engine.board import AliceBoard
+from gui.clock import TimeControl
 from gui.game import Evaluation, Game, Node
 from gui.state import BoardState
 from search.score import MATE
@@ -163,18 +164,18 @@ def tree_json(game: Game) -> list[dict[str, Any]]:
 
 
 def clock_json(state: BoardState) -> dict[str, Any] | None:
-    """The clocks: live in a timed game at its last position (``running``: whose clock runs;
-    the page ticks it down from the time sent), else the times recorded at the position on
-    view (a game with ``[%clk]``), else ``None``."""
+    """The clocks: live in a timed game in Play, whatever position is on view (``running``:
+    whose clock runs; the page ticks it down from the time sent), else the times recorded at
+    the position on view (a game with ``[%clk]``), else ``None``."""
     game = state.game
     clock = state.clock
-    control = clock.control if clock is not None else None
+    control = clock.control if clock is not None else TimeControl.from_tag(game.headers.get("TimeControl", ""))
     about = {
         "control": control.label() if control is not None else None,
         "base": control.base if control is not None else None,
         "increment": control.increment if control is not None else None,
     }
-    if clock is not None and game.current is game.line_end():
+    if clock is not None:
         now = time.monotonic()
         return {
             "white": max(0.0, clock.left(chess.WHITE, now)),
@@ -183,8 +184,6 @@ def clock_json(state: BoardState) -> dict[str, Any] | None:
             **about,
         }
     left: dict[str, float | None] = {"white": None, "black": None}
-    if clock is not None:
-        left = {"white": clock.control.base, "black": clock.control.base}
     path: list[Node] = game.path(game.current)
     for node in path:
         if node.clock is not None:

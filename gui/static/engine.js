@@ -52,6 +52,9 @@ export function renderEngine() {
     depth.textContent = `d${line.depth ?? "?"}`;
     const pv = row.insertCell();
     pv.className = "pv";
+    if (!line.moves?.length) {
+      pv.textContent = line.pv; // nothing to preview: the line as the engine gave it
+    }
     (line.moves || []).forEach((move, at) => {
       if (move.number) {
         pv.append(`${move.number} `);
