@@ -462,6 +462,14 @@ def test_resign_asks_first(page: Page, board: Board) -> None:
     assert re.fullmatch(r".+, (Level \d \(Elo \d+\)|[\d,]+ nodes per move)", game.headers["Black"]), game.headers["Black"]
 
 
+def test_playing_black_shows_black_at_the_bottom_also_after_a_reload(page: Page) -> None:
+    start_play(page, side="black")
+    expect(page.locator("#board-A .square").first).to_have_attribute("data-square", "h1")
+    page.reload()
+    expect(page.locator("#board-A .square").first).to_have_attribute("data-square", "h1")
+    expect(page.locator("#player-bottom")).to_contain_text("Black: You")
+
+
 def test_watch_mode_has_no_move_box(page: Page, board: Board) -> None:
     page.click('#modes button[data-mode="watch"]')
     expect(page.locator("#setup-watch")).to_be_visible()

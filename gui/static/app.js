@@ -62,6 +62,10 @@ function wireKeys() {
 onState((modeChanged) => {
   if (modeChanged) {
     syncControls();
+    const state = store.state;
+    if (state?.mode === "play") {
+      setFlipped(state.players.white !== null); // you play Black: Black at the bottom (also after a reload)
+    }
   }
   if (store.state) {
     soundFor(store.state);
