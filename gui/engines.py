@@ -79,19 +79,26 @@ def default_engine() -> EngineSpec:
     return EngineSpec((sys.executable, "-m", "uci"), "alice-engine")
 
 
-def time_budget(limit: chess.engine.Limit | None) -> float | None:
-    """Seconds after which a search with ``limit`` should surely have answered (``None``: no bound).
+def time_budget(limit: chess.engine.Limit | None, turn: chess.Color = chess.WHITE) -> float | None:
+    """Seconds after which a search with ``limit`` should surely have answered (``None``: no
+    bound); on a clock, the clock of the side to move (``turn``) bounds it.
 
     >>> time_budget(chess.engine.Limit(time=1.0))
     11.0
+    >>> time_budget(chess.engine.Limit(white_clock=60, black_clock=2.5), chess.BLACK)
+    12.5
     """
     if limit is None:
         return None
+    budgets = []
     if limit.time is not None:
-        return limit.time + HANG_GRACE
+        budgets.append(limit.time)
     if limit.nodes is not None:
-        return limit.nodes / MIN_NODES_PER_SECOND + HANG_GRACE
-    return None
+        budgets.append(limit.nodes / MIN_NODES_PER_SECOND)
+    clock = limit.white_clock if turn == chess.WHITE else limit.black_clock
+    if clock is not None:
+        budgets.append(clock)
+    return min(budgets) + HANG_GRACE if budgets else None
 
 
 class EngineLoop:
@@ -111,6 +118,10 @@ class EngineLoop:
 
     def call(self, fn: Callable[[], None]) -> None:
         self.loop.call_soon_threadsafe(fn)
+
+    def call_later(self, delay: float, fn: Callable[[], None]) -> None:
+        """Run ``fn`` on the loop after ``delay`` seconds (from any thread)."""
+        self.loop.call_soon_threadsafe(self.loop.call_later, delay, fn)
 
     def close(self) -> None:
         self.loop.call_soon_threadsafe(self.loop.stop)
@@ -182,6 +193,11 @@ class EngineProcess:
             except (asyncio.TimeoutError, chess.engine.EngineError):
                 pass
         self.kill()
+        if protocol is not None:  # wait for the killed process to be reaped (no zombie, no warning)
+            try:
+                await asyncio.wait_for(asyncio.shield(protocol.returncode), QUIT_TIMEOUT)
+            except (asyncio.TimeoutError, chess.engine.EngineError):
+                pass
 
     def _exit_message(self) -> str:
         """Why the process has gone, for the page."""
@@ -228,7 +244,7 @@ class EngineProcess:
         except asyncio.TimeoutError:
             self.kill()
             raise EngineFailure(f"{self.name} did not answer 'isready' within {READY_TIMEOUT:g} s") from None
-        budget = time_budget(limit)
+        budget = time_budget(limit, request.board.turn)
         limit_deadline = None if budget is None else time.monotonic() + budget
         stop_deadline: float | None = None
         stop_wait = asyncio.ensure_future(stop.wait())

@@ -59,10 +59,12 @@ class GameError(ValueError):
 
 @dataclass(frozen=True)
 class Ending:
-    """How a game ended: ``result`` is ``1-0``, ``0-1`` or ``1/2-1/2``."""
+    """How a game ended: ``result`` is ``1-0``, ``0-1`` or ``1/2-1/2``; ``termination`` the
+    PGN ``Termination`` value (``normal``, or ``time forfeit`` for a flag)."""
 
     result: str
     reason: str
+    termination: str = "normal"
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,8 @@ class Node:
     ending: Ending | None = None  # the rules' verdict here, or a resignation or a result given
     evaluation: Evaluation | None = None
     comment: str = ""  # a loaded PGN's comment, written back on export
+    clock: float | None = None  # seconds left on the mover's clock after the move ([%clk])
+    shapes: tuple[str, ...] = ()  # arrows and circles drawn on this position (gui.shapes)
 
 
 def ending_of(board: AliceBoard) -> Ending | None:
@@ -176,7 +180,10 @@ class Game:
         stack: list[tuple[Node, Node | None]] = [(self.root, None)]
         while stack:
             node, parent = stack.pop()
-            twin = Node(node.move, node.san, node.ply, parent, node.id, [], node.ending, node.evaluation, node.comment)
+            twin = Node(
+                node.move, node.san, node.ply, parent, node.id, [], node.ending, node.evaluation, node.comment,
+                node.clock, node.shapes,
+            )
             other.nodes[twin.id] = twin
             if parent is None:
                 other.root = twin
@@ -302,10 +309,7 @@ class Game:
 
     def goto_node(self, node_id: int) -> None:
         """Show the position at a node of any line (the line on view becomes its line)."""
-        node = self.nodes.get(node_id)
-        if node is None:
-            raise GameError(f"no such position: {node_id}")
-        self.current = node
+        self.current = self._existing(node_id)
 
     def play(self, move: chess.Move) -> str:
         """Play a legal ``move`` at the position on view; its SAN. When a different move
@@ -354,8 +358,8 @@ class Game:
                 self._boards.pop(gone.id, None)
             node = parent
         self.current = node
-        if node.ending is not None and node.ending.reason.endswith("resigned"):
-            node.ending = None
+        if node.ending is not None:  # a resignation, a flag or a draw agreed is taken back too
+            node.ending = ending_of(self.board_at(node))
 
     def _subtree(self, node: Node) -> Iterator[Node]:
         stack = [node]
@@ -363,6 +367,69 @@ class Game:
             n = stack.pop()
             yield n
             stack.extend(n.children)
+
+    def branch_start(self, node: Node) -> Node | None:
+        """The first move of the variation ``node`` is in (the nearest node, itself included,
+        that is not its parent's main continuation), or ``None`` on the main line."""
+        while node.parent is not None:
+            if node.parent.children[0] is not node:
+                return node
+            node = node.parent
+        return None
+
+    def promote(self, node_id: int, to_main: bool = False) -> None:
+        """The variation through a node moves up one level (``to_main``: it becomes the main
+        line): its first move becomes the main continuation where it branches."""
+        node = self._existing(node_id)
+        start = self.branch_start(node)
+        if start is None:
+            raise GameError("this move is already on the main line")
+        while start is not None:
+            assert start.parent is not None
+            start.parent.children.remove(start)
+            start.parent.children.insert(0, start)
+            start = self.branch_start(start) if to_main else None
+
+    def delete(self, node_id: int) -> None:
+        """Delete a move and everything after it (a variation, from its first move); the
+        position before it is shown if the one on view is deleted."""
+        node = self._existing(node_id)
+        parent = node.parent
+        if parent is None:
+            raise GameError("the start position cannot be deleted")
+        gone = {n.id for n in self._subtree(node)}
+        parent.children.remove(node)
+        for node_gone in gone:
+            del self.nodes[node_gone]
+            self._boards.pop(node_gone, None)
+        if self.current.id in gone:
+            self.current = parent
+
+    def play_line(self, node_id: int, moves: list[chess.Move]) -> str:
+        """Play ``moves`` from a node (reusing the moves already there, else as a variation)
+        and show the position they reach; the SAN of the last."""
+        self.current = self._existing(node_id)
+        san = ""
+        for move in moves:
+            san = self.play(move)
+        return san
+
+    def set_shapes(self, node_id: int, shapes: tuple[str, ...]) -> None:
+        self._existing(node_id).shapes = shapes
+
+    def _existing(self, node_id: int) -> Node:
+        node = self.nodes.get(node_id)
+        if node is None:
+            raise GameError(f"no such position: {node_id}")
+        return node
+
+    def end(self, ending: Ending) -> None:
+        """End the line on view at its last position (a flag, a draw agreed) and show it."""
+        end = self.line_end()
+        if end.ending is not None:
+            raise GameError("the game is already over")
+        end.ending = ending
+        self.current = end
 
     def resign(self, loser: chess.Color) -> None:
         """``loser`` resigns at the end of the line on view (which is then shown)."""

@@ -5,7 +5,9 @@ of another variant is passed over (never read as orthodox chess onto an Alice bo
 game without a ``Variant`` tag is taken as Alice, and the first Alice game is loaded,
 variations and comments included, every move checked by the Alice rules. Writing gives
 the whole tree: the main line, variations in ``( ... )``, ``[%eval]`` for evaluated
-positions, the game's ``Date`` and a standard ``Termination``.
+positions, ``[%clk]`` for the clocks of a timed game, ``[%csl]``/``[%cal]`` for the arrows
+and circles drawn (``gui.shapes``), the game's ``Date`` and a standard ``Termination``
+(``time forfeit`` after a flag). Reading takes the same annotations back.
 
 >>> game, note = read_first_alice_game('[Variant "Chess960"]\\n\\n1. e4 *\\n\\n1. Nf3 (1. e4) Nf6 *')
 >>> game.sans(), note
@@ -23,6 +25,8 @@ import chess.pgn
 
 from engine.board import AliceBoard
 from gui.notation import explain
+from gui.clock import clock_text
+from gui.shapes import read_shapes, shapes_annotation
 from gui.game import PGN_EVENT, PGN_TERMINATIONS, Ending, Evaluation, Game, GameError, Node, checked_board
 from search.score import MATE
 
@@ -31,7 +35,12 @@ _PLACEHOLDERS = ("?", "????.??.??", "*", "")  # python-chess's values of tags a 
 _DROPPED_TAGS = ("FEN", "SetUp", "Variant", "Result", "PlyCount")  # written anew on export
 _ALIASES = {alias.lower() for alias in AliceBoard.aliases}
 _EVAL = re.compile(r"\[%eval\s[^\]]*\]\s?")
-_REASONS = re.compile(r"^(?:White resigned|Black resigned|checkmate|stalemate|bare kings|fifty-move rule|threefold repetition)$")
+_REASONS = re.compile(
+    r"^(?:White resigned|Black resigned|checkmate|stalemate|bare kings|fifty-move rule|threefold repetition|draw agreed"
+    r"|(?:White|Black) lost on time|(?:White|Black) ran out of time but (?:White|Black) has only its king)$"
+)
+_CLOCK = re.compile(r"\s?\[%clk\s[^\]]*\]\s?")
+_SPACES = re.compile(r"[ \t]{2,}")
 
 
 class _AliceGameBuilder(chess.pgn.GameBuilder):  # type: ignore[type-arg]
@@ -107,7 +116,7 @@ def read_first_alice_game(text: str) -> tuple[Game, str]:
     raise GameError("no game found in the PGN")
 
 
-def _evaluation(node: chess.pgn.ChildNode) -> Evaluation | None:
+def _evaluation(node: chess.pgn.GameNode) -> Evaluation | None:
     score = node.eval()
     if score is None:
         return None
@@ -127,7 +136,9 @@ def _label(node: Node) -> str:
 def _to_game(pgn: chess.pgn.Game) -> Game:
     """Our tree from python-chess's, every move checked again by the Alice rules."""
     game = Game(pgn.board().fen())
-    game.root.comment = pgn.comment
+    game.root.shapes, comment = read_shapes(pgn.comment)
+    game.root.comment = _SPACES.sub(" ", _EVAL.sub(" ", comment)).strip()
+    game.root.evaluation = _evaluation(pgn)
     stack: list[tuple[chess.pgn.GameNode, Node]] = [(pgn, game.root)]
     while stack:
         source, parent = stack.pop()
@@ -139,8 +150,10 @@ def _to_game(pgn: chess.pgn.Game) -> Game:
                 where = f"after {_label(parent)}" if parent.parent is not None else "at the start"
                 raise GameError(f"bad PGN: {where}: {error}") from None
             node = game.current
-            node.comment = _EVAL.sub("", child.comment).strip()
+            node.shapes, comment = read_shapes(child.comment)
+            node.comment = _SPACES.sub(" ", _CLOCK.sub(" ", _EVAL.sub(" ", comment))).strip()
             node.evaluation = _evaluation(child)
+            node.clock = child.clock()
             stack.append((child, node))
     mainline = game.mainline()
     end = mainline[-1] if mainline else game.root
@@ -153,12 +166,18 @@ def _to_game(pgn: chess.pgn.Game) -> Game:
             reason = termination
         else:
             reason = "result given in the PGN"
-        end.ending = Ending(result, reason)
+        time_forfeit = termination.lower() == "time forfeit"
+        end.ending = Ending(result, reason, "time forfeit" if time_forfeit else "normal")
     game.current = end
     game.headers = {k: v for k, v in pgn.headers.items() if k not in _DROPPED_TAGS and v not in _PLACEHOLDERS}
     if game.headers.get("Termination", "").lower() not in PGN_TERMINATIONS:
         game.headers.pop("Termination", None)  # a reason in words: kept as the ending's reason
     return game
+
+
+def _annotated(comment: str, shapes: tuple[str, ...]) -> str:
+    """A comment with the position's arrows and circles annotated in front of it."""
+    return f"{shapes_annotation(shapes)} {comment}".strip()
 
 
 def write_pgn(game: Game, white: str, black: str) -> str:
@@ -173,23 +192,27 @@ def write_pgn(game: Game, white: str, black: str) -> str:
         pgn.headers[key] = value
     pgn.headers.setdefault("White", white)  # a loaded game keeps its players
     pgn.headers.setdefault("Black", black)
-    pgn.comment = game.root.comment
+    pgn.comment = _annotated(game.root.comment, game.root.shapes)
+    if game.root.evaluation is not None and (score := game.root.evaluation.pov_score()) is not None:
+        pgn.set_eval(score)  # the start position's, in the game comment
     stack: list[tuple[Node, chess.pgn.GameNode]] = [(game.root, pgn)]
     while stack:
         node, target = stack.pop()
         for child in node.children:
             assert child.move is not None
-            written = target.add_variation(child.move, comment=child.comment)
+            written = target.add_variation(child.move, comment=_annotated(child.comment, child.shapes))
             score = child.evaluation.pov_score() if child.evaluation is not None else None
             if score is not None:
                 written.set_eval(score)
+            if child.clock is not None:
+                written.comment = f"[%clk {clock_text(child.clock)}] {written.comment}".strip()
             stack.append((child, written))
     mainline = game.mainline()
     end = mainline[-1] if mainline else game.root
     ending = end.ending
     pgn.headers["Result"] = ending.result if ending else "*"
     if ending is not None:
-        pgn.headers.setdefault("Termination", "normal")
+        pgn.headers["Termination"] = ending.termination
         last = pgn.end()
         if ending.reason not in last.comment:
             last.comment = f"{last.comment} {ending.reason}".strip()

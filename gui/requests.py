@@ -21,10 +21,12 @@ from typing import Any
 
 import chess
 
+from gui.clock import ClockError, TimeControl
 from gui.state import MODES, Player
 from gui.strength import Strength
 
 MAX_MULTIPV = 3  # analysis lines shown
+MAX_LINE_MOVES = 40  # moves of an engine line played into the game or previewed at once
 
 
 class ApiError(Exception):
@@ -41,6 +43,7 @@ class Setup:
 
     mode: str
     players: dict[chess.Color, Player | None]
+    clock: TimeControl | None = None  # Play: the time control of a new game (None: untimed)
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,48 @@ def parse_whole_number(name: str, value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise ApiError(400, f"{name} must be a whole number")
     return value
+
+
+def parse_seconds(name: str, value: Any) -> float:
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        raise ApiError(400, f"{name} must be a number of seconds")
+    return float(value)
+
+
+def parse_clock(data: Any) -> TimeControl | None:
+    """``null`` (no clock) or ``{"base": seconds, "increment": seconds}``.
+
+    >>> parse_clock({"base": 300, "increment": 3})
+    TimeControl(base=300.0, increment=3.0)
+    """
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise ApiError(400, 'clock must be null or an object like {"base": 300, "increment": 3}')
+    base = parse_seconds("base", data.get("base"))
+    increment = parse_seconds("increment", data.get("increment", 0))
+    try:
+        return TimeControl.checked(base, increment)
+    except ClockError as error:
+        raise ApiError(400, str(error)) from None
+
+
+def parse_uci_list(value: Any) -> list[chess.Move]:
+    """A list of moves in UCI (``["e2e4", "d7d5"]``), as the engine lines give them."""
+    if not isinstance(value, list) or not value or len(value) > MAX_LINE_MOVES:
+        raise ApiError(400, f"moves must be a list of 1 to {MAX_LINE_MOVES} moves in UCI")
+    moves = []
+    for item in value:
+        try:
+            if not isinstance(item, str) or len(item) > 6:
+                raise ValueError
+            move = chess.Move.from_uci(item)
+        except ValueError:
+            raise ApiError(400, f"{str(item)[:20]!r} is not a move in UCI (like e2e4)") from None
+        if not move:
+            raise ApiError(400, "a null move cannot be played")
+        moves.append(move)
+    return moves
 
 
 def parse_string(name: str, value: Any, example: str) -> str:
@@ -88,18 +133,20 @@ def parse_player(data: Any, choices: Sequence[Mapping[str, Strength]], names: Se
 def parse_setup(
     data: Mapping[str, Any], mode_now: str, choices: Sequence[Mapping[str, Strength]], names: Sequence[str]
 ) -> Setup:
-    """``{mode, side, opponent}`` (play), ``{mode, white, black}`` (watch) or ``{mode}`` (analyse)."""
+    """``{mode, side, opponent, clock}`` (play), ``{mode, white, black}`` (watch) or ``{mode}`` (analyse)."""
     mode = data.get("mode", mode_now)
     if mode not in MODES:
         raise ApiError(400, f"mode must be one of {', '.join(MODES)}")
     players: dict[chess.Color, Player | None] = {chess.WHITE: None, chess.BLACK: None}
+    clock = None
     if mode == "play":
         human = parse_color(data.get("side", "white"))
         players[not human] = parse_player(data.get("opponent", {"engine": 0}), choices, names)
+        clock = parse_clock(data.get("clock"))
     elif mode == "watch":
         players[chess.WHITE] = parse_player(data.get("white", {"engine": 0}), choices, names)
         players[chess.BLACK] = parse_player(data.get("black", {"engine": 0}), choices, names)
-    return Setup(str(mode), players)
+    return Setup(str(mode), players, clock)
 
 
 def parse_analysis(data: Mapping[str, Any], now: AnalysisSettings, engine_count: int) -> AnalysisSettings:

@@ -10,22 +10,25 @@ Engine failures go to ``engine_error`` and halt the engines until the user acts.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import chess
 import chess.engine
 
 from engine.board import AliceBoard
+from gui.clock import Clock, flag_verdict
 from gui.engines import EngineFailure, SearchRequest
 from gui.requests import MAX_MULTIPV
-from gui.game import Evaluation, Node
+from gui.game import Ending, Evaluation, Game, Node
 from gui.state import BoardState, Task
 from gui.strength import strength_choices
-from gui.view import evaluation_json, evaluation_of, pv_san
+from gui.view import evaluation_json, evaluation_of, pv_moves, pv_san
 from search.score import MATE
 
 REVIEW_NODES = 5000  # nodes per position when the finished game is evaluated
 WATCH_PAUSE = 0.6  # seconds between moves when watching engines, so each can be seen
+MIN_CLOCK = 0.001  # seconds: the least time left told to an engine (UCI wants a positive wtime)
 
 
 class Scheduler:
@@ -34,6 +37,7 @@ class Scheduler:
     def __init__(self, state: BoardState) -> None:
         self.state = state
         self.finished: tuple[Any, ...] | None = None  # an analysis the engine ended by itself: not run again
+        self.flag_watch: float | None = None  # the flag time a timer is set for
 
     def wanted(self) -> tuple[str, tuple[Any, ...], int] | None:
         """The search that should run now: (kind, key, engine), or ``None``. A key names the
@@ -62,6 +66,7 @@ class Scheduler:
         s = self.state
         if s.game.over() and s.mode in ("play", "watch"):
             s.review_wanted = True
+        self._watch_clock()
         wanted = self.wanted()
         task = s.task
         if task is not None and (wanted is None or wanted[1] != task.key):
@@ -73,6 +78,72 @@ class Scheduler:
             s.thinking = self._thinking_label(kind, engine)
             s.loop.submit(self._run(task))
         s.changed()
+
+    # ------------------------------------------------------------ clocks
+    def _watch_clock(self) -> None:
+        """Stop the clocks of a finished game; set a timer for the running clock's flag. Lock held."""
+        s = self.state
+        clock = s.clock
+        if clock is None:
+            return
+        if clock.running and s.game.over():
+            s.clock = clock.stop(time.monotonic())
+            return
+        deadline = clock.deadline()
+        if deadline is not None and deadline != self.flag_watch:
+            self.flag_watch = deadline
+            s.loop.call_later(max(0.0, deadline - time.monotonic()), self._on_flag_timer)
+
+    def _on_flag_timer(self) -> None:
+        """A clock's flag time came (on the engine loop): end the game if it is still running out."""
+        with self.state.cond:
+            if not self.check_flag():
+                clock = self.state.clock
+                if clock is not None and clock.deadline() == self.flag_watch:
+                    self.flag_watch = None  # early (a timer's rounding): set it again
+                    self._watch_clock()
+
+    def check_flag(self) -> bool:
+        """If the running clock has passed zero, the game ends on time (a loss, or a draw when
+        the other side has only its king); true if it did. Lock held."""
+        s = self.state
+        clock = s.clock
+        now = time.monotonic()
+        if clock is None or not clock.flagged(now) or s.game.over():
+            return False
+        flagged = clock.turn
+        game = s.game.copy()
+        bare = game.board_at(game.line_end()).has_insufficient_material(not flagged)
+        result, reason = flag_verdict(flagged, bare)
+        game.end(Ending(result, reason, "time forfeit"))
+        s.game = game
+        s.clock = clock.stop(now)
+        s.game_changed()
+        self.update()
+        return True
+
+    def press_clock(self, game: Game, mover: chess.Color) -> Clock:
+        """The clocks after ``mover`` played the last move of ``game`` (its node keeps the time
+        left, for PGN's ``[%clk]``). Lock held, ``state.clock`` set."""
+        clock = self.state.clock
+        assert clock is not None
+        now = time.monotonic()
+        clock = clock.press(mover, now)
+        game.current.clock = max(0.0, clock.left(mover, now))
+        return clock
+
+    def clock_at(self, game: Game) -> Clock:
+        """The clocks as they were at the position on view (after a take back): each side's
+        time after its last move there, the side to move's running unless no move was played."""
+        clock = self.state.clock
+        assert clock is not None
+        left = {chess.WHITE: clock.control.base, chess.BLACK: clock.control.base}
+        for node in game.path(game.current):
+            if node.clock is not None:
+                left[not (game.root_board.turn ^ (node.ply % 2 == 1))] = node.clock
+        return Clock.at(
+            clock.control, left[chess.WHITE], left[chess.BLACK], game.turn, time.monotonic(), game.current.ply > 0
+        )
 
     def _thinking_label(self, kind: str, engine: int) -> str:
         name = self.state.engine_name(engine)
@@ -142,6 +213,8 @@ class Scheduler:
             if player is not None:
                 strength = choices.get(player.strength, choices["full"])
                 options, limit = dict(strength.options), strength.limit
+                if s.clock is not None and s.mode == "play":
+                    limit = clock_limit(s.clock, time.monotonic(), limit, player.strength)
             else:
                 options, limit = dict(choices["full"].options), None
             s.lines, s.lines_for = [], node.id
@@ -160,8 +233,12 @@ class Scheduler:
             if best.move is None or not board.is_legal(best.move):
                 self._fail(task, f"{engine.name} sent no legal move (bestmove {best.move})")
                 return
+            if self.check_flag():
+                return  # its time ran out before the move came
             game = s.game.copy()
             game.play(best.move)
+            if s.clock is not None and s.mode == "play":
+                s.clock = self.press_clock(game, board.turn)
             s.game = game
             s.game_changed()
 
@@ -183,6 +260,7 @@ class Scheduler:
                 "nps": info.get("nps"),
                 "score": evaluation_json(score),
                 "pv": pv_san(board, info.get("pv", [])),
+                "moves": pv_moves(board, info.get("pv", [])),
             }
             while len(s.lines) < multipv:
                 s.lines.append({})
@@ -234,3 +312,23 @@ class Scheduler:
         if node is not None:
             node.evaluation = score
         self.state.changed()
+
+
+def clock_limit(clock: Clock, now: float, limit: chess.engine.Limit, strength: str) -> chess.engine.Limit:
+    """The engine's limit in a timed game: both clocks and increments (UCI ``wtime btime winc
+    binc``); a node count or a time per move chosen as its strength stays as a cap on top.
+
+    >>> from gui.clock import TimeControl
+    >>> clock = Clock.fresh(TimeControl(60.0, 1.0))
+    >>> clock_limit(clock, 0.0, chess.engine.Limit(nodes=1000), "nodes:1000")
+    Limit(nodes=1000, white_clock=60.0, black_clock=60.0, white_inc=1.0, black_inc=1.0)
+    """
+    inc = clock.control.increment
+    return chess.engine.Limit(
+        time=limit.time if strength.startswith("time:") else None,
+        nodes=limit.nodes,
+        white_clock=max(MIN_CLOCK, clock.left(chess.WHITE, now)),
+        black_clock=max(MIN_CLOCK, clock.left(chess.BLACK, now)),
+        white_inc=inc,
+        black_inc=inc,
+    )

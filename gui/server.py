@@ -27,12 +27,18 @@ API (all JSON; errors are ``{"error": "..."}``):
 ====================  =============================================================
 GET  /api/state       the board, moves, players, engine lines (``?after=V`` waits)
 GET  /api/pgn         ``{"pgn": text}``: the game as PGN
-POST /api/new         ``{mode, side, opponent | white, black}``: a new game
+POST /api/new         ``{mode, side, opponent, clock | white, black}``: a new game
 POST /api/mode        the same fields: change mode/players, keep the game
 POST /api/move        ``{"move": "e2e4" | "Nf3/B"}``
 POST /api/takeback    take back the last move (your last move and the engine's, in play)
 POST /api/resign      you resign (play mode)
 POST /api/goto        ``{"ply": n}`` (along the line on view) or ``{"node": id}`` (any position)
+POST /api/draw        offer the engine a draw (play mode): ``{"accepted": bool, "message": text}``
+POST /api/promote     ``{"node": id, "main": bool}``: a variation moves up (Analyse)
+POST /api/delete      ``{"node": id}``: delete a move and what follows it (Analyse)
+POST /api/line        ``{"node": id, "moves": [uci, ...]}``: an engine line played in (Analyse)
+POST /api/shapes      ``{"node": id, "shapes": ["Ge2e4", "Rm4"]}``: arrows and circles
+GET  /api/preview     ``?node=id&moves=e2e4,e7e5``: a position after a line's moves, not played
 POST /api/fen         ``{"fen": text}``: set up a position (compact or 16-wide FEN)
 POST /api/pgn         ``{"pgn": text}``: load a game
 POST /api/analysis    ``{on, engine, multipv}``: live analysis (Analyse mode)
@@ -81,12 +87,15 @@ STATIC_FILES = (
     "app.js",  # the page's entry module; the others, one concern each:
     "api.js",
     "boards.js",
+    "clocks.js",
     "controls.js",
     "engine.js",
     "graph.js",
     "moves.js",
     "notation.js",
     "prefs.js",
+    "shapes.js",
+    "sounds.js",
 )
 INTERNAL_ERROR = "internal error: the server could not answer this request (the details are in its log)"
 
@@ -260,6 +269,13 @@ class Handler(BaseHTTPRequestHandler):
             return Answer.json(200, session.wait_state(version, LONG_POLL))
         if path == "/api/pgn":
             return Answer.json(200, {"pgn": session.export_pgn()})
+        if path == "/api/preview":
+            query = parse_qs(url.query)
+            node = query.get("node", [""])[0]
+            if not (node.isascii() and node.isdigit() and len(node) <= 12):
+                raise ApiError(400, "node must be a whole number")
+            moves = [m for m in query.get("moves", [""])[0].split(",") if m]
+            return Answer.json(200, session.preview(int(node), moves))
         if path in self.server.static:
             content, content_type = self.server.static[path]
             return Answer(200, content, content_type)
@@ -298,6 +314,11 @@ POST_ROUTES: dict[str, Route] = {
     "takeback": lambda s, d: s.take_back(),
     "resign": lambda s, d: s.resign(),
     "goto": lambda s, d: s.goto(d),
+    "draw": lambda s, d: s.offer_draw(),
+    "promote": lambda s, d: s.promote(d),
+    "delete": lambda s, d: s.delete(d),
+    "line": lambda s, d: {"san": s.play_line(d)},
+    "shapes": lambda s, d: s.set_shapes(d),
     "fen": lambda s, d: s.load_fen(d.get("fen")),
     "pgn": lambda s, d: s.load_pgn(d.get("pgn")),
     "analysis": lambda s, d: s.set_analysis(d),

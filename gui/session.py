@@ -14,8 +14,10 @@ from typing import Any
 
 import chess
 
+from gui.clock import Clock
+from gui.draw import draw_answer
 from gui.engines import EngineFailure, EngineLoop, EngineSpec
-from gui.game import Game, GameError
+from gui.game import Ending, Evaluation, Game, GameError
 from gui.pgn import read_first_alice_game, write_pgn
 from gui.requests import (
     AnalysisSettings,
@@ -24,12 +26,14 @@ from gui.requests import (
     parse_analysis,
     parse_setup,
     parse_string,
+    parse_uci_list,
     parse_whole_number,
 )
 from gui.scheduler import Scheduler
+from gui.shapes import ShapeError, parse_shapes
 from gui.state import BoardState, Player
 from gui.strength import strength_choices
-from gui.view import state_json
+from gui.view import position_json, state_json
 
 LONG_POLL = 20.0  # seconds a state request waits for a change
 
@@ -113,6 +117,10 @@ class Session(BoardState):
         self.review_wanted = False
         self.paused = False
         self.note = note
+        self.clock = None
+        if self.mode == "play" and self.time_control is not None:
+            self.clock = Clock.fresh(self.time_control)
+            game.headers["TimeControl"] = self.time_control.tag()
         self.game_changed()
 
     def _setup(self, data: Mapping[str, Any]) -> Setup:
@@ -123,6 +131,8 @@ class Session(BoardState):
         with self._changing():
             setup = self._setup(data)
             self.mode, self.players = setup.mode, setup.players
+            if setup.mode == "play":
+                self.time_control = setup.clock
             self._new_game(Game())
 
     def set_mode(self, data: Mapping[str, Any]) -> None:
@@ -134,6 +144,8 @@ class Session(BoardState):
                 for color, tag in ((chess.WHITE, "White"), (chess.BLACK, "Black")):
                     game.headers.setdefault(tag, self.player_name(color))
                 self.game = game
+            if setup.mode != self.mode:
+                self.clock = None  # the clocks belong to the game in Play: leaving it stops them
             self.mode, self.players = setup.mode, setup.players
             self.paused = False
             self.clear_failure()
@@ -142,14 +154,19 @@ class Session(BoardState):
         """Play the human's move (UCI or SAN); its SAN. At an earlier position of the line
         (Analyse) a move other than the next one starts a variation: nothing is dropped."""
         text = parse_string("move", text, " like e2e4 or Nf3")
+        with self.cond:
+            self.scheduler.check_flag()  # a move after the flag fell comes too late
         with self._changing():
             if not self.human_can_move():
                 raise ApiError(409, self._why_no_move())
             game = self.game.copy()
+            mover = game.turn
             try:
                 san = game.play_text(text)
             except GameError as error:
                 raise ApiError(400, str(error)) from None
+            if self.clock is not None:
+                self.clock = self.scheduler.press_clock(game, mover)
             self.game = game
             self.note = None
             self.game_changed()
@@ -186,6 +203,8 @@ class Session(BoardState):
             game = game.copy()
             game.take_back(count)
             self.game = game
+            if self.clock is not None:
+                self.clock = self.scheduler.clock_at(game)
             self.game_changed()
 
     def resign(self) -> None:
@@ -200,6 +219,123 @@ class Session(BoardState):
                 raise ApiError(409, str(error)) from None
             self.game = game
             self.game_changed()
+
+    def offer_draw(self) -> dict[str, Any]:
+        """The person offers the engine a draw (Play); it answers at once by ``gui.draw``'s rule
+        from its last evaluation of the game."""
+        with self.cond:
+            self.scheduler.check_flag()
+        with self._changing():
+            human = self.human()
+            if human is None:
+                raise ApiError(409, "you can offer a draw only when playing against the engine")
+            game = self.game
+            if game.over():
+                raise ApiError(409, "the game is already over")
+            end = game.line_end()
+            accepted, message = draw_answer(self._engine_evaluation(not human), not human, game.board_at(end).fullmove_number)
+            if accepted:
+                game = game.copy()
+                game.end(Ending("1/2-1/2", "draw agreed"))
+                self.game = game
+                self.game_changed()
+            return {"accepted": accepted, "message": message}
+
+    def _engine_evaluation(self, engine: chess.Color) -> Evaluation | None:
+        """The engine's last evaluation along the game: of the last position it searched,
+        where it was to move (the person's own lines are not its opinion of its move)."""
+        game = self.game
+        for node in reversed([game.root, *game.path(game.line_end())]):
+            to_move = game.root_board.turn ^ (node.ply % 2 == 1)
+            if to_move == engine and node.evaluation is not None:
+                return node.evaluation
+        return None
+
+    # ------------------------------------------------------------ the move tree
+    def _analysing(self, what: str) -> None:
+        if self.mode != "analyse":
+            raise ApiError(409, f"switch to Analyse to {what}")
+
+    def _node_id(self, data: Mapping[str, Any]) -> int:
+        node = parse_whole_number("node", data.get("node"))
+        if self.game.node(node) is None:
+            raise ApiError(400, f"no such position: {node}")
+        return node
+
+    def promote(self, data: Mapping[str, Any]) -> None:
+        """``{"node": id, "main": bool}``: the variation through the node moves up a level
+        (``main``: it becomes the main line)."""
+        with self._changing():
+            self._analysing("promote a variation")
+            node = self._node_id(data)
+            main = data.get("main", False)
+            if not isinstance(main, bool):
+                raise ApiError(400, "main must be true or false")
+            game = self.game.copy()
+            try:
+                game.promote(node, main)
+            except GameError as error:
+                raise ApiError(409, str(error)) from None
+            self.game = game
+            self.game_changed()
+
+    def delete(self, data: Mapping[str, Any]) -> None:
+        """``{"node": id}``: delete that move and everything after it (a variation)."""
+        with self._changing():
+            self._analysing("delete moves")
+            node = self._node_id(data)
+            game = self.game.copy()
+            try:
+                game.delete(node)
+            except GameError as error:
+                raise ApiError(409, str(error)) from None
+            self.game = game
+            self.game_changed()
+
+    def play_line(self, data: Mapping[str, Any]) -> str:
+        """``{"node": id, "moves": [uci, ...]}``: an engine line's first moves played from its
+        position into the game (as a variation where the game went otherwise)."""
+        with self._changing():
+            self._analysing("play an engine line into the game")
+            node = self._node_id(data)
+            moves = parse_uci_list(data.get("moves"))
+            game = self.game.copy()
+            try:
+                san = game.play_line(node, moves)
+            except GameError as error:
+                raise ApiError(400, str(error)) from None
+            self.game = game
+            self.game_changed()
+            return san
+
+    def set_shapes(self, data: Mapping[str, Any]) -> None:
+        """``{"node": id, "shapes": ["Ge2e4", "Rm4", ...]}``: the arrows and circles drawn on a
+        position (``gui.shapes``), in any mode."""
+        with self._changing():
+            node = self._node_id(data)
+            try:
+                shapes = parse_shapes(data.get("shapes"))
+            except ShapeError as error:
+                raise ApiError(400, str(error)) from None
+            game = self.game.copy()
+            game.set_shapes(node, shapes)
+            self.game = game
+
+    def preview(self, node: Any, moves: Any) -> dict[str, Any]:
+        """The position after ``moves`` (UCI) from a node, for the page to show without
+        playing them (an engine line's moves under the pointer)."""
+        node_id = parse_whole_number("node", node)
+        line = parse_uci_list(moves)
+        with self.cond:
+            start = self.game.node(node_id)
+            if start is None:
+                raise ApiError(400, f"no such position: {node_id}")
+            board = self.game.board_at(start)
+        for move in line:
+            if not board.is_legal(move):
+                raise ApiError(400, f"{move.uci()} is not a legal move in that line")
+            board.push(move)
+        return position_json(board)
 
     def goto(self, data: Mapping[str, Any]) -> None:
         """Show another position: ``{"ply": n}`` along the line on view, or ``{"node": id}``

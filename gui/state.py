@@ -15,6 +15,7 @@ from typing import Any
 
 import chess
 
+from gui.clock import Clock, TimeControl
 from gui.engines import EngineLoop, EngineProcess, EngineSpec
 from gui.game import Game
 from gui.strength import Strength, strength_choices
@@ -70,6 +71,8 @@ class BoardState:
         self.lines_for: int | None = None  # the node (position) the lines belong to
         self.thinking: str | None = None  # who is thinking, for the page
         self.note: str | None = None  # a word for the page about the last load (which game of a PGN)
+        self.time_control: TimeControl | None = None  # the clock chosen for games in Play (None: untimed)
+        self.clock: Clock | None = None  # the clocks of the game in Play, if it is timed
 
     def changed(self) -> None:
         """Call with the lock held after any change the page should see."""
@@ -84,6 +87,11 @@ class BoardState:
     def game_changed(self) -> None:
         """After the moves changed: engines may move again. Lock held."""
         self.clear_failure()
+
+    def human(self) -> chess.Color | None:
+        """The side the person plays in Play (``None`` when no side or both are people)."""
+        people = [color for color, player in self.players.items() if player is None]
+        return people[0] if self.mode == "play" and len(people) == 1 else None
 
     def engine_name(self, index: int) -> str:
         return self.engines[index].name

@@ -8,18 +8,22 @@ squares by name, boards ``"A"``/``"B"``.
 >>> board.push_san("e4")
 Move.from_uci('e2e4')
 >>> last_move_json(board)
-{'from': 'e2', 'to': 'e4', 'toBoard': 'B', 'fromBoard': 'A'}
+{'from': 'e2', 'to': 'e4', 'toBoard': 'B', 'fromBoard': 'A', 'capture': False}
+>>> blocked_json(AliceBoard("4k3/8/8/8/8/8/4|p3/4K3 w - - 0 1"))  # Ke2 would land on e2 of board B: taken
+{'e1': ['e2']}
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import chess
 import chess.engine
 
 from engine.board import AliceBoard
-from gui.game import Evaluation, Game
+from gui.clock import TimeControl
+from gui.game import Evaluation, Game, Node
 from gui.state import BoardState
 from search.score import MATE
 
@@ -58,21 +62,42 @@ def pv_san(board: AliceBoard, moves: list[chess.Move]) -> str:
     return " ".join(parts)
 
 
+def pv_moves(board: AliceBoard, moves: list[chess.Move]) -> list[dict[str, str]]:
+    """The moves of a line one by one, for the page to preview or play: UCI, SAN and the
+    move number written before it (``"12."``, ``"12…"`` for a first move by Black, or ``""``)."""
+    board = board.copy(stack=False)
+    out: list[dict[str, str]] = []
+    for i, move in enumerate(moves[:PV_SHOWN]):
+        if not board.is_legal(move):
+            break
+        number = ""
+        if board.turn == chess.WHITE:
+            number = f"{board.fullmove_number}."
+        elif i == 0:
+            number = f"{board.fullmove_number}…"
+        out.append({"uci": board.uci(move), "san": board.san(move), "number": number})
+        board.push(move)
+    return out
+
+
 def _board_name(board: AliceBoard, square: chess.Square) -> str:
     return "AB"[board.board_at(square) or 0]
 
 
-def last_move_json(board: AliceBoard) -> dict[str, str] | None:
+def last_move_json(board: AliceBoard) -> dict[str, str | bool] | None:
     """The last move: from (on the board it left) and to (on the board it landed on)."""
     if not board.move_stack:
         return None
-    move = board.peek()
+    move = board.pop()  # the position before it says whether it took a piece
+    capture = board.is_capture(move)
+    board.push(move)
     landed = _board_name(board, move.to_square)
     return {
         "from": chess.square_name(move.from_square),
         "to": chess.square_name(move.to_square),
         "toBoard": landed,
         "fromBoard": "B" if landed == "A" else "A",
+        "capture": capture,
     }
 
 
@@ -83,6 +108,90 @@ def check_json(board: AliceBoard) -> dict[str, str] | None:
     king = board.king(board.turn)
     assert king is not None
     return {"square": chess.square_name(king), "board": _board_name(board, king)}
+
+
+def blocked_json(board: AliceBoard) -> dict[str, list[str]]:
+    """For each piece of the side to move: the squares it reaches on its own board whose
+    square on the other board is taken (so the move is missing: it would have nowhere to
+    land). The page marks the pieces in the way when the piece is lifted. Castling aside."""
+    occupied_b = board.board_b & board.occupied
+    occupied_a = board.occupied & ~board.board_b
+    out: dict[str, list[str]] = {}
+    for square in chess.SquareSet(board.occupied_co[board.turn]):
+        on_b = bool(chess.BB_SQUARES[square] & board.board_b)
+        own, other = (occupied_b, occupied_a) if on_b else (occupied_a, occupied_b)
+        if board.piece_type_at(square) == chess.PAWN:
+            reach = _pawn_pushes(square, board.turn, own)
+        else:
+            reach = board.attacks_mask(square)
+        blocked = reach & other
+        if blocked:
+            out[chess.square_name(square)] = [chess.square_name(s) for s in chess.SquareSet(blocked)]
+    return out
+
+
+def _pawn_pushes(square: chess.Square, color: chess.Color, own: chess.Bitboard) -> chess.Bitboard:
+    """The squares a pawn steps to on its own board (one, or two from its first rank), as far
+    as its own board is empty (captures need a piece there, so they are never blocked)."""
+    step = 8 if color == chess.WHITE else -8
+    one = square + step
+    if not 0 <= one < 64 or chess.BB_SQUARES[one] & own:
+        return chess.BB_EMPTY
+    reach = chess.BB_SQUARES[one]
+    if chess.square_rank(square) == (1 if color == chess.WHITE else 6) and not chess.BB_SQUARES[one + step] & own:
+        reach |= chess.BB_SQUARES[one + step]
+    return reach
+
+
+def position_json(board: AliceBoard) -> dict[str, Any]:
+    """A position as the boards draw it (a preview of a line's move)."""
+    return {
+        "fen": board.fen(),
+        "pieces": pieces_json(board),
+        "lastMove": last_move_json(board),
+        "check": check_json(board),
+    }
+
+
+def tree_json(game: Game) -> list[dict[str, Any]]:
+    """Every move of the game, depth first with the main line first (so each node's children
+    come in their order): id, parent id, SAN and ply. The page draws the move list from it."""
+    return [
+        {"id": node.id, "parent": node.parent.id, "san": node.san, "ply": node.ply}
+        for node in game.walk()
+        if node.parent is not None
+    ]
+
+
+def clock_json(state: BoardState) -> dict[str, Any] | None:
+    """The clocks: live in a timed game in Play, whatever position is on view (``running``:
+    whose clock runs; the page ticks it down from the time sent), else the times recorded at
+    the position on view (a game with ``[%clk]``), else ``None``."""
+    game = state.game
+    clock = state.clock
+    control = clock.control if clock is not None else TimeControl.from_tag(game.headers.get("TimeControl", ""))
+    about = {
+        "control": control.label() if control is not None else None,
+        "base": control.base if control is not None else None,
+        "increment": control.increment if control is not None else None,
+    }
+    if clock is not None:
+        now = time.monotonic()
+        return {
+            "white": max(0.0, clock.left(chess.WHITE, now)),
+            "black": max(0.0, clock.left(chess.BLACK, now)),
+            "running": ("white" if clock.turn else "black") if clock.running else None,
+            **about,
+        }
+    left: dict[str, float | None] = {"white": None, "black": None}
+    path: list[Node] = game.path(game.current)
+    for node in path:
+        if node.clock is not None:
+            mover_white = game.root_board.turn ^ (node.ply % 2 == 0)
+            left["white" if mover_white else "black"] = node.clock
+    if left["white"] is None and left["black"] is None:
+        return None
+    return {**left, "running": None, **about}
 
 
 def pieces_json(board: AliceBoard) -> list[dict[str, str]]:
@@ -147,9 +256,15 @@ def state_json(state: BoardState) -> dict[str, Any]:
         "turn": "white" if board.turn else "black",
         "pieces": pieces_json(board),
         "legal": legal,
+        "blocked": blocked_json(board) if legal else {},
         "lastMove": last_move_json(board),
         "check": check_json(board),
         **line_json(game),
+        "node": game.current.id,
+        "root": game.root.id,
+        "tree": tree_json(game),
+        "shapes": list(game.current.shapes),
+        "clock": clock_json(state),
         "ply": game.cursor,
         "rootFen": game.root_fen(),
         "firstMove": {"number": root.fullmove_number, "turn": "white" if root.turn else "black"},
@@ -161,6 +276,7 @@ def state_json(state: BoardState) -> dict[str, Any]:
         "paused": state.paused,
         "lines": lines,
         "linesPly": lines_ply,
+        "linesNode": state.lines_for if lines else None,
         "evals": [evaluation_json(node.evaluation) for node in line],
         "reviewing": state.task is not None and state.task.kind == "review",
         "engineError": state.engine_error,

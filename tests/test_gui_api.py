@@ -64,7 +64,13 @@ def test_state_at_start(board: Board) -> None:
     assert board.state()["engines"][FIRST]["strengths"][0]["value"] == "full"  # no levels
 
 
-@pytest.mark.parametrize("module", ["gui.game", "gui.engines", "gui.strength", "gui.requests", "gui.view", "gui.pgn", "gui.notation", "gui.jsonbody"])
+@pytest.mark.parametrize(
+    "module",
+    [
+        "gui.game", "gui.engines", "gui.strength", "gui.requests", "gui.view", "gui.pgn", "gui.notation",
+        "gui.jsonbody", "gui.clock", "gui.shapes", "gui.draw", "gui.scheduler",
+    ],
+)
 def test_docstring_examples(module: str) -> None:
     import doctest
     import importlib
@@ -78,7 +84,7 @@ def test_moves_in_uci_and_san_land_on_the_other_board(board: Board) -> None:
     status, answer = board.post("/api/move", {"move": "e2e4"})
     assert status == 200 and answer["san"] == "e4/B"
     assert piece_at(answer["state"], "e4") == ("P", "B")
-    assert answer["state"]["lastMove"] == {"from": "e2", "to": "e4", "fromBoard": "A", "toBoard": "B"}
+    assert answer["state"]["lastMove"] == {"from": "e2", "to": "e4", "fromBoard": "A", "toBoard": "B", "capture": False}
     assert board.post("/api/move", {"move": "Nf6/B"})[1]["san"] == "Nf6/B"
     assert board.post("/api/move", {"move": "d2d4/B"})[1]["san"] == "d4/B"
     state = board.state()
@@ -392,7 +398,7 @@ def test_watch_two_engines_and_pause(board: Board, monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(gui_scheduler, "WATCH_PAUSE", 0.0)
     player = {"engine": FIRST, "strength": "full"}
     new(board, mode="watch", white=player, black={"engine": ALICE, "strength": "nodes:1000"})
-    board.wait_for(lambda s: len(s["moves"]) >= 4)
+    board.wait_for(lambda s: len(s["moves"]) >= 4 or s["result"] is not None)
     state = board.ok("/api/stop")
     assert state["paused"]
     state = board.wait_for(lambda s: s["thinking"] is None)
@@ -400,7 +406,8 @@ def test_watch_two_engines_and_pause(board: Board, monkeypatch: pytest.MonkeyPat
     assert board.post("/api/move", {"move": "a2a3"})[0] == 409
     count = len(state["moves"])
     board.ok("/api/go")
-    board.wait_for(lambda s: len(s["moves"]) > count + 1)
+    # Two more moves, or the end of the game (this engine may mate the first-move player first).
+    board.wait_for(lambda s: len(s["moves"]) > count + 1 or s["result"] is not None)
     board.ok("/api/stop")
 
 

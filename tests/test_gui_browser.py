@@ -26,7 +26,7 @@ from playwright.sync_api import Browser, BrowserContext, Locator, Page, Viewport
 
 import engine.board  # noqa: F401 (registers the Alice variant for chess.pgn)
 from engine.board import AliceBoard
-from gui_helpers import ROOT, Board, alice, running_board
+from gui_helpers import ROOT, Board, alice, running_board, scripted
 from system_tools import require_program
 
 CHROMIUM_FLAGS = [
@@ -132,11 +132,11 @@ def _has(cls: str) -> re.Pattern[str]:
     return re.compile(rf"\b{cls}\b")
 
 
-def start_play(page: Page, side: str = "white") -> None:
+def start_play(page: Page, side: str = "white", strength: str = FAST) -> None:
     page.click('#modes button[data-mode="play"]')
     expect(page.locator("#setup-play")).to_be_visible()
-    expect(page.locator(f'#opp-strength option[value="{FAST}"]')).to_have_count(1)
-    page.select_option("#opp-strength", FAST)
+    expect(page.locator(f'#opp-strength option[value="{strength}"]')).to_have_count(1)
+    page.select_option("#opp-strength", strength)
     page.click(f'#side button[data-side="{side}"]')
     page.click("#new-game")
     expect(moves(page)).to_have_count(0 if side == "white" else 1)
@@ -310,6 +310,7 @@ def test_a_phone_shows_the_whole_page_with_square_boards_and_the_bar(phone: Page
     expect(square(page, "A", "e2")).to_have_class(_has("movable"))
     page.locator('#board-A .square[data-square="e2"]').tap()
     expect(square(page, "A", "e4")).to_have_class(_has("dest"))
+    expect(square(page, "B", "e4")).to_have_class(_has("landing"))  # the Alice aids work by touch too
     page.locator('#board-A .square[data-square="e4"]').tap()
     expect(piece_on(page, "B", "e4")).to_have_attribute("alt", "P")
     expect(square(page, "A", "g8")).to_have_class(_has("movable"))
@@ -423,8 +424,11 @@ def test_play_hides_the_engine_lines_until_asked_and_clears_them_on_take_back(pa
     expect(page.locator("#no-lines")).to_contain_text("Hidden while you play")
     expect(page.locator("#evaltext")).to_have_text("")  # no score either
     assert board.state()["lines"], "the engine did report lines"
+    expect(page.locator("#evalbar")).to_have_class(_has("unknown"))  # the bar tells nothing either
+    expect(page.locator("#evalbar-wrap")).to_have_class(_has("hidden-eval"))
     page.check("#show-lines")
     expect(page.locator("#lines tr")).to_have_count(1)
+    expect(page.locator("#evalbar")).not_to_have_class(_has("unknown"))
     expect(page.locator("#thinking")).to_have_text("· after 1. e4/B")  # the position the engine searched
     expect(page.locator("#evaltext")).to_have_text(page.locator("#lines .score").first.inner_text())
     page.reload()
@@ -458,6 +462,14 @@ def test_resign_asks_first(page: Page, board: Board) -> None:
     assert re.fullmatch(r".+, (Level \d \(Elo \d+\)|[\d,]+ nodes per move)", game.headers["Black"]), game.headers["Black"]
 
 
+def test_playing_black_shows_black_at_the_bottom_also_after_a_reload(page: Page) -> None:
+    start_play(page, side="black")
+    expect(page.locator("#board-A .square").first).to_have_attribute("data-square", "h1")
+    page.reload()
+    expect(page.locator("#board-A .square").first).to_have_attribute("data-square", "h1")
+    expect(page.locator("#player-bottom")).to_contain_text("Black: You")
+
+
 def test_watch_mode_has_no_move_box(page: Page, board: Board) -> None:
     page.click('#modes button[data-mode="watch"]')
     expect(page.locator("#setup-watch")).to_be_visible()
@@ -475,38 +487,263 @@ def test_watch_mode_has_no_move_box(page: Page, board: Board) -> None:
     expect(page.locator("#hint")).to_be_visible()
 
 
-def test_a_move_at_an_earlier_ply_keeps_the_game(page: Page, board: Board) -> None:
+def main_moves(page: Page) -> Locator:
+    """The main line's moves in the move list (variations are listed beside them)."""
+    return page.locator("#movelist .move.main")
+
+
+def list_move(page: Page, san: str) -> Locator:
+    return page.locator(f'#movelist .move[data-san="{san}"]')
+
+
+def exported_game(page: Page) -> chess.pgn.Game:
+    """Export PGN on the page and read it back with python-chess."""
+    page.fill("#io-text", "")
+    page.click("#export-pgn")
+    expect(page.locator("#io-text")).to_have_value(re.compile(r'\[Variant "Alice"\]'))
+    game = chess.pgn.read_game(io.StringIO(page.locator("#io-text").input_value()))
+    assert game is not None and not game.errors
+    return game
+
+
+def test_a_variation_is_created_promoted_deleted_and_exported(page: Page, board: Board) -> None:
     page.click('#modes button[data-mode="analyse"]')
     page.click("#ana-new")
     for src, dst in [("e2", "e4"), ("d7", "d5"), ("f1", "e2")]:
         click_move(page, "A", src, dst)
-    moves_locator(page).nth(0).click()  # back to 1. e4/B
-    expect(moves_locator(page).nth(0)).to_have_class(_has("current"))
+    list_move(page, "e4/B").click()  # back to 1. e4/B
+    expect(list_move(page, "e4/B")).to_have_class(_has("current"))
     click_move(page, "A", "e7", "e5")  # a different reply: a variation, the game stays
-    expect(moves_locator(page)).to_have_count(2)
-    expect(page.locator("#movelist .variation")).to_have_text("1… d5/B")
+    expect(main_moves(page)).to_have_count(3)
+    variation = page.locator("#movelist li.variations .variation")
+    expect(variation).to_have_text("(1… e5/B)")
+    expect(list_move(page, "e5/B")).to_have_class(_has("current"))
     expect(page.locator("#line-note")).to_be_visible()
+    expect(page.locator("#variation-tools")).to_be_visible()
     page.screenshot(path=str(OUTPUT / "variation.png"))
-    page.click("#movelist .variation")
-    expect(moves_locator(page)).to_have_count(3)  # the game's line, whole
-    expect(page.locator("#movelist .variation")).to_have_text("1… e5/B")
-    page.click("#export-pgn")
-    expect(page.locator("#io-text")).to_have_value(re.compile(r"\( 1\.\.\. e5/B \)"))
-    game = chess.pgn.read_game(io.StringIO(page.locator("#io-text").input_value()))
-    assert game is not None and not game.errors
+    game = exported_game(page)
     assert [v.move.uci() for v in game.next().variations] == ["d7d5", "e7e5"]
+    # Promote it: 1... e5 becomes the main line, 1... d5 2. Be2 the variation.
+    page.click("#promote")
+    expect(main_moves(page)).to_have_count(2)
+    expect(variation).to_have_text("(1… d5/B 2. Be2/B)")
+    expect(page.locator("#variation-tools")).to_be_hidden()
+    game = exported_game(page)
+    assert [v.move.uci() for v in game.next().variations] == ["e7e5", "d7d5"]
+    assert [m.uci() for m in game.next().variations[1].mainline_moves()] == ["f1e2"]
+    # Delete the variation (from a move inside it): the game keeps 1. e4 e5.
+    list_move(page, "Be2/B").click()
+    expect(page.locator("#variation-tools")).to_be_visible()
+    page.click("#delete-variation")
+    expect(page.locator("#movelist li.variations")).to_have_count(0)
+    expect(list_move(page, "e4/B")).to_have_class(_has("current"))  # the position before the variation
+    game = exported_game(page)
+    assert [m.uci() for m in game.mainline_moves()] == ["e2e4", "e7e5"] and len(game.next().variations) == 1
+
+
+def test_figurine_notation_is_an_option(page: Page) -> None:
+    page.click('#modes button[data-mode="analyse"]')
+    load_pgn(page, "1. Nf3 Nf6 2. e4 *")
+    expect(list_move(page, "Nf3/B")).to_have_text("Nf3/B")
+    page.check("#opt-figurines")
+    expect(list_move(page, "Nf3/B")).to_have_text("\u265ef3/B")  # ♞f3/B
+    expect(list_move(page, "e4/B")).to_have_text("e4/B")
+    page.reload()
+    expect(page.locator("#opt-figurines")).to_be_checked()  # kept
+    expect(list_move(page, "Nf6/B")).to_have_text("\u265ef6/B")
+    page.uncheck("#opt-figurines")
+    expect(list_move(page, "Nf6/B")).to_have_text("Nf6/B")
+
+
+def test_a_lifted_piece_shows_its_landing_squares_and_what_blocks_it(page: Page, board: Board) -> None:
+    page.click('#modes button[data-mode="analyse"]')
+    page.fill("#io-text", "4k3/8/8/8/8/|p7/8/R3K3 w - - 0 1")  # a black pawn on a3 of board B
+    page.click("#load-fen")
+    expect(piece_on(page, "B", "a3")).to_have_attribute("alt", "p")
+    expect(page.locator("#opt-aids")).to_be_checked()  # on by default
+    square(page, "A", "a1").click()  # lift the rook
+    for name in ("a2", "a4", "a8", "b1", "d1"):  # it would land on board B
+        expect(square(page, "B", name)).to_have_class(_has("landing"))
+        expect(square(page, "B", name).locator("img.landing-piece")).to_have_attribute("alt", "R")
+    expect(square(page, "B", "a3")).to_have_class(_has("blocker"))  # Ra3 is missing: a3 of board B is taken
+    expect(square(page, "A", "a3")).not_to_have_class(_has("dest"))
+    expect(page.locator("#board-B .landing")).to_have_count(9)  # a2, a4-a8, b1-d1
+    expect(page.locator("#board-B .blocker")).to_have_count(1)
+    page.screenshot(path=str(OUTPUT / "alice-aids.png"))
+    square(page, "A", "a1").click()  # put it down
+    expect(page.locator("#board-B .landing")).to_have_count(0)
+    # While dragging too.
+    a1 = box(square(page, "A", "a1"))
+    page.mouse.move(a1["x"] + a1["width"] / 2, a1["y"] + a1["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(a1["x"] + a1["width"] / 2, a1["y"] - a1["height"] * 2, steps=5)
+    expect(page.locator(".ghost")).to_have_count(1)
+    expect(page.locator("#board-B .landing")).to_have_count(9)  # a2, a4-a8, b1-d1
+    expect(square(page, "B", "a3")).to_have_class(_has("blocker"))
+    page.mouse.up()  # dropped on a3 of board A: not a move
+    expect(page.locator(".ghost")).to_have_count(0)
+    expect(piece_on(page, "A", "a1")).to_have_attribute("alt", "R")
+    # One toggle turns both off.
+    page.uncheck("#opt-aids")
+    square(page, "A", "a1").click()
+    expect(square(page, "A", "a2")).to_have_class(_has("dest"))
+    expect(page.locator("#board-B .landing")).to_have_count(0)
+    expect(page.locator("#board-B .blocker")).to_have_count(0)
+
+
+def test_arrows_and_circles_are_drawn_and_exported(page: Page, board: Board) -> None:
+    page.click('#modes button[data-mode="analyse"]')
+    page.click("#ana-new")
+
+    def right_drag(board_name: str, src: str, dst: str, modifier: str | None = None) -> None:
+        a, b = box(square(page, board_name, src)), box(square(page, board_name, dst))
+        if modifier:
+            page.keyboard.down(modifier)
+        page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+        page.mouse.down(button="right")
+        page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=4)
+        page.mouse.up(button="right")
+        if modifier:
+            page.keyboard.up(modifier)
+
+    right_drag("A", "e2", "e4")  # a green arrow
+    expect(page.locator('#board-A svg.shapes line[data-shape="Ge2e4"]')).to_have_count(1)
+    right_drag("B", "d5", "d5", "Shift")  # a red circle on board B
+    expect(page.locator('#board-B svg.shapes circle[data-shape="Rl5"]')).to_have_count(1)
+    board.wait_for(lambda s: s["shapes"] == ["Ge2e4", "Rl5"])
+    assert not page.locator("#message").is_visible()
+    page.screenshot(path=str(OUTPUT / "arrows.png"))
+    game = exported_game(page)
+    assert "[%cal Ge2e4]" in game.comment and "[%csl Rl5]" in game.comment
+    assert [(a.tail, a.head, a.color) for a in game.arrows()] == [(chess.E2, chess.E4, "green")]
+    right_drag("A", "e2", "e4")  # the same arrow again takes it away
+    expect(page.locator('#board-A svg.shapes [data-shape]')).to_have_count(0)
+    board.wait_for(lambda s: s["shapes"] == ["Rl5"])
+    square(page, "A", "e5").click()  # a left click on an empty square clears the rest
+    expect(page.locator("svg.shapes [data-shape]")).to_have_count(0)
+    board.wait_for(lambda s: s["shapes"] == [])
+
+
+def test_move_and_capture_sounds_are_off_until_asked(page: Page) -> None:
+    page.click('#modes button[data-mode="analyse"]')
+    page.click("#ana-new")
+    expect(page.locator("#opt-sounds")).not_to_be_checked()
+    click_move(page, "A", "e2", "e4")
+    expect(moves(page)).to_have_count(1)
+    assert page.evaluate("document.body.dataset.sound") is None  # off by default
+    page.check("#opt-sounds")
+    click_move(page, "A", "d7", "d5")
+    expect(page.locator("body")).to_have_attribute("data-sound", "move")
+    click_move(page, "B", "e4", "d5")  # exd5 on board B
+    expect(page.locator("body")).to_have_attribute("data-sound", "capture")
+    assert page.evaluate("Boolean(window.AudioContext)")
+
+
+def test_engine_lines_preview_on_hover_and_play_on_click(page: Page, board: Board) -> None:
+    page.click('#modes button[data-mode="analyse"]')
+    page.click("#ana-new")
+    click_move(page, "A", "e2", "e4")
+    page.click("#analyse-toggle")
+    expect(page.locator("#lines .pv-move").nth(2)).to_be_visible()
+    board.ok("/api/stop")  # the lines stay as they are while we look at them
+    expect(page.locator("#thinking")).to_have_text("")
+    line = board.state()["lines"][0]["moves"]
+    second = page.locator("#lines tr").first.locator(".pv-move").nth(1)
+    second.hover()
+    expect(page.locator("#boards")).to_have_class(_has("previewing"))
+    expect(page.locator("#status")).to_contain_text(f"Preview of the engine's line: 1… {line[0]['san']} 2. {line[1]['san']}")
+    expect(second).to_have_class(_has("previewed"))
+    # The boards show the position after those two moves: the second move's piece has landed.
+    node = board.state()["linesNode"]
+    expected = board.get(f"/api/preview?node={node}&moves={line[0]['uci']},{line[1]['uci']}")[1]
+    moved = expected["lastMove"]
+    expect(piece_on(page, moved["toBoard"], moved["to"])).to_have_count(1)
+    expect(piece_on(page, moved["fromBoard"], moved["from"])).to_have_count(0)
+    expect(page.locator("#boards img.piece")).to_have_count(len(expected["pieces"]))
+    assert board.state()["moves"] == ["e4/B"]  # nothing played
+    page.mouse.move(5, 5)  # away from the lines: the game's position again
+    expect(page.locator("#boards")).not_to_have_class(_has("previewing"))
+    expect(page.locator("#status")).to_contain_text("Black to move")
+    line = board.state()["lines"][0]["moves"]
+    second.click()  # plays the line's first two moves into the game
+    expect(main_moves(page)).to_have_count(3)
+    assert board.state()["moves"][1:] == [line[0]["san"], line[1]["san"]]
+
+
+def test_the_engine_accepts_and_declines_a_draw(browser: BrowserContext, board: Board) -> None:
+    page, errors = open_page(browser, board)
+    start_play(page)
+    click_move(page, "A", "e2", "e4")
+    expect(moves(page)).to_have_count(2)
+    page.click("#offer-draw")
+    expect(page.locator("#notice")).to_contain_text("the engine declines the draw: the game is still in the opening")
+    expect(page.locator("#status")).not_to_contain_text("1/2-1/2")
+    page.close()
+    with running_board([scripted("first", "--score", "0")]) as level:  # it always says 0.00
+        page, more = open_page(browser, level)
+        start_play(page, strength="full")
+        page.fill("#io-text", "4k3/8/3|p4/8/8/3|P4/8/4K3 w - - 0 30")  # move 30, level
+        page.click("#load-fen")
+        click_move(page, "A", "e1", "e2")
+        expect(moves(page)).to_have_count(2)
+        page.click("#offer-draw")
+        expect(page.locator("#notice")).to_have_text("the engine accepts the draw")
+        expect(page.locator("#status")).to_contain_text("1/2-1/2 · Draw (draw agreed)")
+        expect(page.locator("#offer-draw")).to_be_disabled()
+        page.close()
+    assert not errors + more, errors + more
+
+
+def test_a_clocked_game_the_engine_moves_on_its_clock_and_your_flag_falls(page: Page, board: Board) -> None:
+    """6 s for the game: the engine (1,000 nodes a move, on its clock) answers at once, then your
+    clock runs out. The flag is the server's: the page only shows it."""
+    page.click('#modes button[data-mode="play"]')
+    expect(page.locator(f'#opp-strength option[value="{FAST}"]')).to_have_count(1)
+    page.select_option("#opp-strength", FAST)
+    page.click('#side button[data-side="white"]')
+    page.select_option("#clock-choice", "custom")
+    page.fill("#clock-minutes", "0.1")
+    page.fill("#clock-increment", "0")
+    page.click("#new-game")
+    white, black = page.locator('.clock[data-color="white"]'), page.locator('.clock[data-color="black"]')
+    expect(white).to_have_text("0:06.0")
+    expect(black).to_have_text("0:06.0")
+    expect(white).not_to_have_class(_has("running"))  # the first move is free
+    click_move(page, "A", "e2", "e4")
+    expect(moves(page)).to_have_count(2)  # the engine answered, on its clock
+    expect(white).to_have_class(_has("running"))
+    expect(black).not_to_have_class(_has("running"))
+    engine_left = float(black.get_attribute("data-seconds") or 0)
+    assert 0 < engine_left < 6.0  # its time was charged
+    first = float(white.get_attribute("data-seconds") or 0)
+    expect(white).not_to_have_attribute("data-seconds", f"{first:.2f}")  # ticking
+    page.screenshot(path=str(OUTPUT / "clock.png"))
+    expect(page.locator("#status")).to_have_text("0-1 · Black wins (White lost on time)")
+    expect(white).to_have_text("0:00.0")
+    expect(white).not_to_have_class(_has("running"))
+    expect(square(page, "A", "d2")).not_to_have_class(_has("movable"))
+    game = exported_game(page)
+    assert game.headers["TimeControl"] == "6" and game.headers["Termination"] == "time forfeit"
+    assert game.headers["Result"] == "0-1"
+    clocks = [node.clock() for node in game.mainline()]
+    assert clocks[0] == 6 and clocks[1] is not None and clocks[1] <= engine_left + 0.01
 
 
 @pytest.mark.parametrize(("width", "height"), [(1400, 900), (900, 900), (390, 844)])
 def test_screenshots_at_three_widths(chromium: Browser, board: Board, width: int, height: int) -> None:
     """The analysis of a game with two lines and a variation, as a person sees it at each width."""
     board.ok("/api/mode", {"mode": "analyse"})
-    board.ok("/api/pgn", {"pgn": SAMPLE_GAME})
     board.ok("/api/analysis", {"on": False})
-    board.ok("/api/review")
-    board.wait_for(lambda s: all(e is not None for e in s["evals"]) and not s["reviewing"], timeout=240)
+    if "evaluated" not in EVALUATED:  # the first width evaluates the game; the others load it with its [%eval]s
+        board.ok("/api/pgn", {"pgn": SAMPLE_GAME})
+        board.ok("/api/review")
+        board.wait_for(lambda s: all(e is not None for e in s["evals"]) and not s["reviewing"], timeout=240)
+        EVALUATED["evaluated"] = board.get("/api/pgn")[1]["pgn"]
+    board.ok("/api/pgn", {"pgn": EVALUATED["evaluated"]})
     state = board.ok("/api/goto", {"ply": 16})
-    board.ok("/api/move", {"move": sorted(state["legal"])[0]})  # a variation at move 9
+    state = board.ok("/api/move", {"move": "a1b1"})  # a variation at move 9: 9. Rb1/B
+    # The arrows a player drew there: the knight's threat on board B, the rook's file on board A.
+    board.ok("/api/shapes", {"node": state["node"], "shapes": ["Rl5j4", "Gm4m8", "Bj1"]})
     board.ok("/api/analysis", {"on": True, "multipv": 2})
     board.wait_for(lambda s: len(s["lines"]) == 2 and all(line.get("depth", 0) >= 4 for line in s["lines"]))
     context = chromium.new_context(viewport={"width": width, "height": height})
@@ -516,6 +753,10 @@ def test_screenshots_at_three_widths(chromium: Browser, board: Board, width: int
         expect(page.locator("#graph polyline")).to_have_count(1)
         assert page.evaluate("document.documentElement.scrollWidth") == width
         assert_square_boards(page)
+        expect(page.locator("svg.shapes [data-shape]")).to_have_count(3)
+        square(page, "A", "a4").click()  # the knight lifted: where it would land, and Nc3 blocked on board B
+        expect(square(page, "B", "c3")).to_have_class(_has("blocker"))
+        expect(square(page, "B", "b6")).to_have_class(_has("landing"))
         if width >= 900:  # the lines and the move list in view, not below the fold
             for card in ("#lines", "#movelist"):
                 found = box(page.locator(card))
@@ -525,6 +766,9 @@ def test_screenshots_at_three_widths(chromium: Browser, board: Board, width: int
     finally:
         board.ok("/api/analysis", {"on": False})
         context.close()
+
+
+EVALUATED: dict[str, str] = {}  # the sample game with every position evaluated, as PGN
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -5,6 +5,7 @@ const RETRY_MS = 1000; // wait before polling again after a failed request
 
 export const store = {
   state: null, // the last state from the server
+  receivedAt: 0, // performance.now() when it came (the clocks tick from there)
   pendingPly: null, // the ply asked for by stepping, until the server shows it
 };
 
@@ -30,6 +31,14 @@ export function showMessage(text) {
 
 export function clearMessage() {
   $("message").hidden = true;
+  $("notice").hidden = true;
+}
+
+// A word from the engine or the page that is not an error (a draw declined).
+export function showNotice(text) {
+  const box = $("notice");
+  box.textContent = text;
+  box.hidden = false;
 }
 
 export function accept(newState) {
@@ -38,6 +47,7 @@ export function accept(newState) {
     return;
   }
   store.state = newState;
+  store.receivedAt = performance.now();
   if (store.pendingPly === newState.ply || store.pendingPly > newState.moves.length) {
     store.pendingPly = null;
   }

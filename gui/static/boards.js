@@ -1,7 +1,12 @@
 // The two boards: drawing the position, and turning clicks, taps and drags into moves.
 // Click or tap a piece, then a lit square (on either board: one piece per coordinate);
-// or press on a piece and drop it on a lit square.
+// or press on a piece and drop it on a lit square. While a piece is lifted, the Alice aids
+// (a preference) show where it would land on the other board and which pieces there block
+// its missing moves. A preview (an engine line's move under the pointer) is drawn instead of
+// the game's position until it ends.
 import { $, post, store } from "./api.js";
+import { pref } from "./prefs.js";
+import { addOverlay, clearShapes, drawShapes, wireShapes } from "./shapes.js";
 
 const FILES = "abcdefgh";
 const PIECE_NAMES = { p: "P", n: "N", b: "B", r: "R", q: "Q", k: "K" };
@@ -11,9 +16,10 @@ const DRAG_THRESHOLD = { mouse: 4, pen: 6, touch: 10 }; // pixels a press travel
 export const view = {
   flipped: false, // Black at the bottom
   selected: null, // square name of the piece picked up
+  preview: null, // {key, position: {pieces, lastMove, check}, label}: shown instead of the game's position
 };
 
-let drag = null; // {square, startX, startY, active, ghost, size, threshold}
+let drag = null; // {square, startX, startY, active, ghost, size, threshold, again}
 let promotionPending = null; // {from, to}
 let onFlip = () => {};
 
@@ -49,6 +55,7 @@ export function buildBoards() {
         board.appendChild(square);
       }
     }
+    addOverlay(board);
   }
 }
 
@@ -70,7 +77,7 @@ export function pieceImage(symbol) {
   return img;
 }
 
-function squareEl(board, name) {
+export function squareEl(board, name) {
   return document.querySelector(`#board-${board} .square[data-square="${name}"]`);
 }
 
@@ -79,50 +86,78 @@ function pieceAt(name) {
 }
 
 function movesFrom(name) {
-  return store.state ? store.state.legal.filter((uci) => uci.slice(0, 2) === name) : [];
+  return store.state && !view.preview ? store.state.legal.filter((uci) => uci.slice(0, 2) === name) : [];
 }
+
+const otherBoard = (name) => (name === "A" ? "B" : "A");
+
+const MARKS = ["last-from", "last-to", "check", "selected", "dest", "capture", "movable", "landing", "blocker"];
 
 export function renderBoards() {
   const state = store.state;
+  const shown = view.preview ? view.preview.position : state;
+  $("boards").classList.toggle("previewing", Boolean(view.preview));
   document.querySelectorAll(".square").forEach((sq) => {
-    sq.classList.remove("last-from", "last-to", "check", "selected", "dest", "capture", "movable");
-    sq.querySelector(".piece")?.remove();
+    sq.classList.remove(...MARKS);
+    sq.querySelectorAll(".piece, .landing-piece").forEach((img) => img.remove());
   });
-  for (const p of state.pieces) {
+  for (const p of shown.pieces) {
     const sq = squareEl(p.board, p.square);
     sq.appendChild(pieceImage(p.piece));
     if (movesFrom(p.square).length) {
       sq.classList.add("movable");
     }
   }
-  if (state.lastMove) {
-    squareEl(state.lastMove.fromBoard, state.lastMove.from).classList.add("last-from");
-    squareEl(state.lastMove.toBoard, state.lastMove.to).classList.add("last-to");
+  if (shown.lastMove) {
+    squareEl(shown.lastMove.fromBoard, shown.lastMove.from).classList.add("last-from");
+    squareEl(shown.lastMove.toBoard, shown.lastMove.to).classList.add("last-to");
   }
-  if (state.check) {
-    squareEl(state.check.board, state.check.square).classList.add("check");
+  if (shown.check) {
+    squareEl(shown.check.board, shown.check.square).classList.add("check");
   }
   if (view.selected) {
     const piece = pieceAt(view.selected);
     if (!piece || !movesFrom(view.selected).length) {
       view.selected = null;
     } else {
-      squareEl(piece.board, view.selected).classList.add("selected");
-      for (const uci of movesFrom(view.selected)) {
-        const to = uci.slice(2, 4);
-        const target = squareEl(piece.board, to);
-        target.classList.add("dest");
-        if (pieceAt(to)) {
-          target.classList.add("capture");
-        }
-      }
+      markLifted(piece);
+    }
+  }
+  drawShapes(view.preview ? [] : state.shapes);
+}
+
+// The lifted piece: its moves on its board; with the Alice aids, where each would land on the
+// other board (a faint copy of the piece) and the pieces there that block its missing moves.
+function markLifted(piece) {
+  const state = store.state;
+  const aids = pref("aliceAids");
+  const other = otherBoard(piece.board);
+  squareEl(piece.board, view.selected).classList.add("selected");
+  for (const uci of movesFrom(view.selected)) {
+    const to = uci.slice(2, 4);
+    const target = squareEl(piece.board, to);
+    target.classList.add("dest");
+    if (pieceAt(to)) {
+      target.classList.add("capture");
+    }
+    const landing = squareEl(other, to);
+    if (aids && !landing.classList.contains("landing")) {
+      landing.classList.add("landing");
+      const ghost = pieceImage(piece.piece);
+      ghost.className = "landing-piece"; // not a .piece: only a sign of where it would land
+      landing.appendChild(ghost);
+    }
+  }
+  if (aids) {
+    for (const name of state.blocked[view.selected] || []) {
+      squareEl(other, name).classList.add("blocker");
     }
   }
 }
 
 function onPointerDown(event) {
   const sq = event.target.closest(".square");
-  if (!sq || !store.state || event.button !== 0) {
+  if (!sq || !store.state || event.button !== 0 || view.preview) {
     return;
   }
   event.preventDefault();
@@ -136,10 +171,14 @@ function onPointerDown(event) {
     view.selected = name;
     renderBoards();
     const threshold = DRAG_THRESHOLD[event.pointerType] ?? DRAG_THRESHOLD.mouse;
-    drag = { square: name, startX: event.clientX, startY: event.clientY, active: false, ghost: null, threshold };
+    // A click on the lifted piece puts it down again (a drag from it still moves it).
+    const again = selected === name;
+    drag = { square: name, startX: event.clientX, startY: event.clientY, active: false, ghost: null, threshold, again };
   } else if (selected) {
     view.selected = null;
     renderBoards();
+  } else {
+    clearShapes(); // a click that does nothing else wipes the arrows and circles, as on lichess
   }
 }
 
@@ -179,6 +218,10 @@ function onPointerUp(event) {
   const finished = drag;
   drag = null;
   if (!finished.active) {
+    if (finished.again) {
+      view.selected = null;
+      renderBoards();
+    }
     return; // a click or tap: the piece stays selected
   }
   finished.ghost.remove();
@@ -187,6 +230,7 @@ function onPointerUp(event) {
   if (to && to !== finished.square && movesFrom(finished.square).some((uci) => uci.slice(2, 4) === to)) {
     tryMove(finished.square, to);
   } else {
+    view.selected = null; // dropped where it cannot go: it goes back, put down
     renderBoards();
   }
 }
@@ -214,7 +258,7 @@ function sendMove(uci, from, to) {
   const piece = pieceAt(from);
   renderBoards();
   if (piece) {
-    const landing = piece.board === "A" ? "B" : "A";
+    const landing = otherBoard(piece.board);
     squareEl(piece.board, from).querySelector(".piece")?.remove();
     squareEl(piece.board, to).querySelector(".piece")?.remove();
     const white = piece.piece === piece.piece.toUpperCase();
@@ -261,6 +305,7 @@ export function wireBoards(flipped) {
   for (const board of document.querySelectorAll(".board")) {
     board.addEventListener("pointerdown", onPointerDown);
   }
+  wireShapes();
   window.addEventListener("pointermove", onPointerMove);
   window.addEventListener("pointerup", onPointerUp);
   window.addEventListener("pointercancel", onPointerCancel);

@@ -1,8 +1,12 @@
-// Everything around the boards: the status line, the players, the mode cards (Play,
-// Analyse, Watch) with their menus and buttons, and the position/game card (FEN, PGN).
-import { $, getJson, post, showMessage, store } from "./api.js";
-import { setFlipped } from "./boards.js";
+// Everything around the boards: the status line, the players and their clocks, the mode
+// cards (Play, Analyse, Watch) with their menus and buttons, the options under the boards,
+// and the position/game card (FEN, PGN).
+import { $, getJson, post, showMessage, showNotice, store } from "./api.js";
+import { setFlipped, view } from "./boards.js";
+import { renderClocks } from "./clocks.js";
 import { moveLabel, positionLabel } from "./notation.js";
+import { pref, setPref } from "./prefs.js";
+import { unlockSounds } from "./sounds.js";
 
 function sideName(color) {
   return color === "white" ? "White" : "Black";
@@ -12,6 +16,11 @@ export function renderStatus() {
   const state = store.state;
   const status = $("status");
   status.className = "";
+  if (view.preview) {
+    status.textContent = `Preview of the engine's line: ${view.preview.label} (not played)`;
+    status.classList.add("preview");
+    return;
+  }
   const atEnd = state.ply === state.moves.length;
   if (state.result && atEnd) {
     const { result, reason } = state.result;
@@ -52,9 +61,19 @@ export function renderPlayers() {
     dot.className = `dot ${color}`;
     el.appendChild(dot);
     const name = state.names[color];
-    el.appendChild(document.createTextNode(name && name !== "?" ? `${sideName(color)}: ${name}` : sideName(color)));
+    const label = document.createElement("span");
+    label.className = "name";
+    label.textContent = name && name !== "?" ? `${sideName(color)}: ${name}` : sideName(color);
+    el.appendChild(label);
+    const clock = document.createElement("span");
+    clock.className = "clock";
+    clock.dataset.color = color;
+    clock.setAttribute("aria-label", `${sideName(color)}'s clock`);
+    el.appendChild(clock);
+    el.dataset.color = color;
     el.classList.toggle("to-move", state.turn === color && !state.result);
   }
+  renderClocks();
 }
 
 export function renderControls() {
@@ -69,6 +88,10 @@ export function renderControls() {
   $("takeback").disabled = state.moves.length === 0;
   $("ana-takeback").disabled = state.moves.length === 0;
   $("resign").disabled = Boolean(state.result);
+  $("offer-draw").disabled = Boolean(state.result);
+  $("opt-aids").checked = pref("aliceAids");
+  $("opt-sounds").checked = pref("sounds");
+  $("opt-figurines").checked = pref("figurines");
   if (state.result || state.mode !== "play") {
     $("resign-confirm").hidden = true;
   }
@@ -165,6 +188,23 @@ export function syncControls() {
     fillStrengths($(`${color}-strength`), p.engine, p.strength);
   }
   $("ana-engine").value = String(state.analysis.engine);
+  syncClockChoice(state);
+}
+
+// The clock menu shows the running game's time control (the next game's, until changed).
+function syncClockChoice(state) {
+  const clock = state.mode === "play" ? state.clock : null;
+  if (!clock || clock.base === null) {
+    return;
+  }
+  const value = `${clock.base}+${clock.increment}`;
+  const known = [...$("clock-choice").options].some((option) => option.value === value);
+  $("clock-choice").value = known ? value : "custom";
+  if (!known) {
+    $("clock-minutes").value = String(clock.base / 60);
+    $("clock-increment").value = String(clock.increment);
+  }
+  $("clock-custom").hidden = known;
 }
 
 function currentSide() {
@@ -177,6 +217,19 @@ function playSetup(side = currentSide()) {
     side,
     opponent: { engine: Number($("opp-engine").value) || 0, strength: $("opp-strength").value },
   };
+}
+
+// The clock chosen for a new game: null, or {base, increment} in seconds.
+function clockChoice() {
+  const value = $("clock-choice").value;
+  if (!value) {
+    return null;
+  }
+  if (value === "custom") {
+    return { base: Number($("clock-minutes").value) * 60, increment: Number($("clock-increment").value) };
+  }
+  const [base, increment] = value.split("+").map(Number);
+  return { base, increment };
 }
 
 function watchSetup() {
@@ -226,7 +279,8 @@ function askResign(open) {
   }
 }
 
-export function wireControls() {
+// render: redraws the page (after an option changes).
+export function wireControls(render) {
   $("move-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const input = $("move-input");
@@ -265,7 +319,26 @@ export function wireControls() {
     });
     $(`${color}-strength`).addEventListener("change", () => post("mode", watchSetup()));
   }
-  $("new-game").addEventListener("click", () => newGame(playSetup()));
+  $("new-game").addEventListener("click", () => newGame({ ...playSetup(), clock: clockChoice() }));
+  $("clock-choice").addEventListener("change", () => {
+    $("clock-custom").hidden = $("clock-choice").value !== "custom";
+  });
+  $("offer-draw").addEventListener("click", async () => {
+    const answer = await post("draw");
+    if (answer) {
+      showNotice(answer.message);
+    }
+  });
+  const toggles = { "opt-aids": "aliceAids", "opt-sounds": "sounds", "opt-figurines": "figurines" };
+  for (const [id, name] of Object.entries(toggles)) {
+    $(id).addEventListener("change", (event) => {
+      setPref(name, event.target.checked);
+      if (name === "sounds" && event.target.checked) {
+        unlockSounds();
+      }
+      render();
+    });
+  }
   $("watch-new").addEventListener("click", () => newGame(watchSetup()));
   $("ana-new").addEventListener("click", () => newGame({ mode: "analyse" }));
   $("takeback").addEventListener("click", () => post("takeback"));

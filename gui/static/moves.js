@@ -1,43 +1,117 @@
-// The move list of the line on view (numbered by moves, as players count them), the other
-// moves played where the line branches (variations, or the game's own move), and stepping.
+// The move list: the whole game tree, numbered by moves as players count them. The main line
+// runs in rows (number, White's move, Black's move); the other moves played at a position
+// follow the move they replace, in brackets, each variation inline with its own nested
+// variations, as a PGN writes them. A click on any move shows its position (its line
+// becomes the line on view). In a variation (Analyse) it can be promoted or deleted.
 import { $, post, store } from "./api.js";
-import { moveLabel, moveNumber } from "./notation.js";
+import { displaySan, moveNumber } from "./notation.js";
+
+// The tree from the state: id -> {id, san, ply, parent, children}, and the root.
+function buildTree(state) {
+  const nodes = new Map();
+  const root = { id: state.root, ply: 0, parent: null, children: [] };
+  nodes.set(root.id, root);
+  for (const entry of state.tree) {
+    const parentNode = nodes.get(entry.parent);
+    const node = { ...entry, parentNode, children: [] };
+    nodes.set(node.id, node);
+    parentNode.children.push(node);
+  }
+  return { nodes, root };
+}
+
+// The first move of the variation `node` is in, or null on the main line.
+function branchStart(nodes, node) {
+  while (node && node.parent !== null) {
+    const parent = nodes.get(node.parent);
+    if (parent.children[0] !== node) {
+      return node;
+    }
+    node = parent;
+  }
+  return null;
+}
+
+function moveButton(state, node, onLine, withNumber) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "move";
+  const { number, white } = moveNumber(state, node.ply);
+  button.textContent = withNumber ? `${number}${white ? "." : "…"} ${displaySan(node.san)}` : displaySan(node.san);
+  button.dataset.node = String(node.id);
+  button.dataset.ply = String(node.ply);
+  button.dataset.san = node.san;
+  if (node.id === state.node) {
+    button.classList.add("current");
+  }
+  if (onLine.has(node.id)) {
+    button.classList.add("online");
+  }
+  button.addEventListener("click", () => post("goto", { node: node.id }));
+  return button;
+}
+
+// One variation from `first` on, inline, with the variations inside it in nested brackets
+// (the other moves at a position follow the move they replace, as in a PGN).
+function variationEl(state, first, onLine) {
+  const span = document.createElement("span");
+  span.className = "variation";
+  span.append("(");
+  let node = first;
+  let numbered = true; // its first move, and a Black move after a nested variation, show their number
+  while (node) {
+    if (node !== first) {
+      span.append(" ");
+    }
+    span.appendChild(moveButton(state, node, onLine, numbered || moveNumber(state, node.ply).white));
+    numbered = false;
+    const siblings = node.parentNode.children;
+    if (node !== first && siblings.length > 1) {
+      for (const other of siblings.slice(1)) {
+        span.append(" ", variationEl(state, other, onLine));
+      }
+      numbered = true;
+    }
+    node = node.children[0];
+  }
+  span.append(")");
+  return span;
+}
 
 export function renderMoves() {
   const state = store.state;
   const list = $("movelist");
   list.replaceChildren();
-  let item = null;
-  state.moves.forEach((san, i) => {
-    const ply = i + 1;
-    const { number, white } = moveNumber(state, ply);
-    if (white || item === null) {
-      item = document.createElement("li");
+  const { nodes, root } = buildTree(state);
+  const onLine = new Set(state.nodes);
+  let row = null;
+  let node = root;
+  while (node.children.length) {
+    const main = node.children[0];
+    const { number, white } = moveNumber(state, main.ply);
+    if (white || row === null) {
+      row = document.createElement("li");
       const label = document.createElement("span");
       label.className = "number";
       label.textContent = white ? `${number}.` : `${number}…`;
-      item.appendChild(label);
+      row.appendChild(label);
       if (!white) {
-        item.appendChild(document.createElement("span"));
+        row.appendChild(document.createElement("span"));
       }
+      list.appendChild(row);
+    }
+    const button = moveButton(state, main, onLine, false);
+    button.classList.add("main");
+    row.appendChild(button);
+    if (node.children.length > 1) {
+      const item = document.createElement("li");
+      item.className = "variations";
+      node.children.slice(1).forEach((other, i) => item.append(...(i ? [" "] : []), variationEl(state, other, onLine)));
       list.appendChild(item);
+      row = null; // the main line goes on in a new row after the variations
     }
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "move";
-    button.textContent = san;
-    button.dataset.ply = String(ply);
-    if (ply === state.ply) {
-      button.classList.add("current");
-    }
-    button.addEventListener("click", () => post("goto", { ply }));
-    item.appendChild(button);
-    const others = state.alternatives[String(ply)];
-    if (others) {
-      list.appendChild(alternativesItem(state, ply, others));
-      item = null; // the line goes on in a new row after the variations
-    }
-  });
+    node = main;
+  }
   scrollIntoList(list, list.querySelector(".current"));
   if (state.result) {
     const result = document.createElement("li");
@@ -45,9 +119,16 @@ export function renderMoves() {
     result.textContent = `${state.result.result} (${state.result.reason})`;
     list.appendChild(result);
   }
-  const note = $("line-note");
-  note.hidden = state.mainline;
-  note.textContent = "You are in a variation: the game's own move is in brackets where this line leaves it.";
+  renderVariationTools(state, nodes);
+}
+
+// In a variation: say so, and offer to promote or delete it (Analyse).
+function renderVariationTools(state, nodes) {
+  const start = branchStart(nodes, nodes.get(state.node));
+  $("line-note").hidden = state.mainline;
+  const tools = $("variation-tools");
+  tools.hidden = !start || state.mode !== "analyse";
+  tools.dataset.start = start ? String(start.id) : "";
 }
 
 // Scroll the list (not the page) so that the current move shows.
@@ -55,33 +136,13 @@ function scrollIntoList(list, item) {
   if (!item) {
     return;
   }
-  const top = item.offsetTop;
-  const bottom = top + item.offsetHeight;
-  if (top < list.scrollTop) {
-    list.scrollTop = top;
-  } else if (bottom > list.scrollTop + list.clientHeight) {
-    list.scrollTop = bottom - list.clientHeight;
+  const listBox = list.getBoundingClientRect();
+  const box = item.getBoundingClientRect();
+  if (box.top < listBox.top) {
+    list.scrollTop -= listBox.top - box.top;
+  } else if (box.bottom > listBox.bottom) {
+    list.scrollTop += box.bottom - listBox.bottom;
   }
-}
-
-function alternativesItem(state, ply, others) {
-  const li = document.createElement("li");
-  li.className = "variations";
-  li.append("(");
-  others.forEach((other, i) => {
-    if (i) {
-      li.append(", ");
-    }
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "variation";
-    button.textContent = moveLabel(state, ply, other.san);
-    button.dataset.node = String(other.id);
-    button.addEventListener("click", () => post("goto", { node: other.id }));
-    li.appendChild(button);
-  });
-  li.append(")");
-  return li;
 }
 
 // Quick steps add up: each starts from the ply last asked for, not the one last shown.
@@ -103,4 +164,8 @@ export function wireMoves() {
   $("nav-prev").addEventListener("click", () => step(-1));
   $("nav-next").addEventListener("click", () => step(1));
   $("nav-last").addEventListener("click", () => step(Infinity));
+  const start = () => Number($("variation-tools").dataset.start);
+  $("promote").addEventListener("click", () => post("promote", { node: start() }));
+  $("make-main").addEventListener("click", () => post("promote", { node: start(), main: true }));
+  $("delete-variation").addEventListener("click", () => post("delete", { node: start() }));
 }

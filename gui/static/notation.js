@@ -1,4 +1,16 @@
-// Move numbers as players read them: ply 1 is "1. e4/B", ply 2 "1… d5/B".
+// Move numbers and moves as players read them: ply 1 is "1. e4/B", ply 2 "1… d5/B"; with
+// figurine notation (a preference) the piece letters are figurines: "♞f3/B", "a8=♛/B".
+import { pref } from "./prefs.js";
+
+const FIGURINES = { K: "♚", Q: "♛", R: "♜", B: "♝", N: "♞" };
+
+// A SAN as shown: letters, or figurines when the player chose them.
+export function displaySan(san) {
+  if (!pref("figurines") || !san) {
+    return san;
+  }
+  return san.replace(/^[KQRBN]/, (letter) => FIGURINES[letter]).replace(/=([QRBN])/, (_, letter) => `=${FIGURINES[letter]}`);
+}
 
 // The move number and side of the move that makes ply `ply` (1 = the game's first move).
 export function moveNumber(state, ply) {
@@ -14,7 +26,7 @@ export function moveLabel(state, ply, san = state.moves[ply - 1]) {
     return "the start";
   }
   const { number, white } = moveNumber(state, ply);
-  return `${number}${white ? "." : "…"} ${san}`;
+  return `${number}${white ? "." : "…"} ${displaySan(san)}`;
 }
 
 // "after 12. Nf3/B" or "the start position".

@@ -2,6 +2,9 @@
 // toggle here with its default; read it with pref(name), change it with setPref(name, value).
 const DEFAULTS = {
   showLinesInPlay: false, // the engine's lines and evaluation while you play against it
+  aliceAids: true, // a lifted piece shows where it lands on the other board, and what blocks its missing moves
+  sounds: false, // move and capture sounds
+  figurines: false, // figurine notation (♞f3 for Nf3)
 };
 
 const KEY = "alice-board-prefs";
