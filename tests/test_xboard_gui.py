@@ -4,8 +4,8 @@ XBoard runs ``alice-engine xboard`` twice (first and second engine, in Two Machi
 mode). Each runs behind ``tests/engines/xboard_opening.py``, an opening book: the first 80
 plies are a fixed game that holds both castlings, king moves along a rank for both
 colours, captures that land on the other board, pawn captures XBoard would take for en
-passant, and a promotion; the engines then play on by themselves until XBoard adjudicates
-the game (``-adjudicateDrawMoves``) or an engine claims its end. The position XBoard saves
+passant, and a promotion; the engines then play on by themselves until ply 92, where the
+book ends the game with a draw claim, or until an engine claims its end. The position XBoard saves
 at the end (``-savePositionFile``) must equal, square for square, the position each
 engine holds (``d``), and no move may have been refused on either side. A screenshot of
 the board goes to ``tests/output/`` (git-ignored).
@@ -46,18 +46,13 @@ OUTPUT = Path(ROOT) / "tests" / "output"
 WRAPPER = Path(ROOT) / "tests" / "engines" / "xboard_opening.py"
 XBOARD_PATHS = ("/usr/games/xboard", "/usr/bin/xboard")  # Debian installs it under /usr/games
 GAME_TIMEOUT = 120.0  # seconds for the whole game
+END_PLY = 92  # the game is ended here (a claim of the opening book), unless it ends before
 
-# 80 plies found by a seeded random search for a game with every case XBoard could get wrong:
-# O-O-O by black at ply 12, O-O by white at 19, king moves along a rank (14, 21, 22, 56), pawn
-# captures from the far half onto an occupied file (60, 63: XBoard's en-passant habit), a
-# promotion (80), captures landing on the other board throughout.
-BOOK_UCI = (
-    "a2a3 d7d6 a1a7 c8h3 f2f4 b8c6 g1f3 f7f6 e2e4 d8d5 f4f5 e8c8 g2g4 c8b8 d2d3 c7c5 f1b5 c5c4 "
-    "e1g1 e7e6 g1h1 b8c8 f3d2 g7g6 d1f3 c6e5 a7a5 d5h5 a5c5 e5c6 c5d5 d8d7 f3d1 c4c3 b2b4 b7b6 "
-    "b5a4 c6a7 d5c5 d6c5 a4d7 c8c7 d2b3 h3g4 b1d2 h5f5 d7a4 g4d7 d1g1 a7b5 d2f3 b5d4 g1g6 b6b5 "
-    "g6g4 c7b7 f1f2 c5c4 g4e2 c4d3 e2d2 d4e2 c2d3 c3c2 b3a5 b7b6 h2h4 e6e5 f3h2 e2g3 h1g2 f5f1 "
-    "a5c4 h7h5 c4b2 f1g1 g2f3 d7e8 c1f4 c2c1q"
-).split()
+# tests/data/xboard_game.txt: 80 plies found by a seeded random search for a game with every
+# case XBoard could get wrong: O-O-O by black at ply 12, O-O by white at 19, king moves along
+# a rank (14, 21, 22, 56), pawn captures from the far half onto an occupied file (60, 63:
+# XBoard's en-passant habit), a promotion (80), captures landing on the other board throughout.
+BOOK_UCI = (Path(ROOT) / "tests" / "data" / "xboard_game.txt").read_text().split()
 
 
 def xboard_path() -> str:
@@ -100,8 +95,23 @@ def display(tmp_path: Path) -> Iterator[str]:
         proc.wait(10)
 
 
-def engine_line(book: Path, position_out: Path) -> str:
-    command = [sys.executable, str(WRAPPER), str(book), str(position_out), "--", *engine_command(), "xboard"]
+def fresh_settings(folder: Path) -> list[str]:
+    """XBoard's options to read no saved settings and save none (it would write the user's
+    ``~/.xboardrc``, found through the password database, not ``HOME``)."""
+    return ["-settingsFile", str(folder / "xboardrc"), "-saveSettingsOnExit", "false"]
+
+
+def engine_line(book: Path, position_out: Path, end_ply: int) -> str:
+    command = [
+        sys.executable,
+        str(WRAPPER),
+        str(book),
+        str(position_out),
+        str(end_ply),
+        "--",
+        *engine_command(),
+        "xboard",
+    ]
     return " ".join(shlex.quote(word) for word in command)
 
 
@@ -135,15 +145,16 @@ def test_xboard_plays_a_game_and_its_board_matches_the_engines(tmp_path: Path, d
     home.mkdir()
     command = [
         xboard,
-        *("-fcp", engine_line(book, positions[0]), "-fd", CHILD_CWD),
-        *("-scp", engine_line(book, positions[1]), "-sd", CHILD_CWD),
+        *("-fcp", engine_line(book, positions[0], END_PLY), "-fd", CHILD_CWD),
+        *("-scp", engine_line(book, positions[1], END_PLY), "-sd", CHILD_CWD),
         *("-variant", "alice", "-testLegality", "false", "-showTargetSquares", "true"),
-        *("-mode", "TwoMachines", "-tc", "0:20", "-inc", "0.2", "-adjudicateDrawMoves", "46"),
+        *("-mode", "TwoMachines", "-tc", "0:20", "-inc", "0.2"),
         *("-savePositionFile", str(saved), "-saveGameFile", str(game)),
         *("-debug", "-nameOfDebugFile", str(debug), "-popupExitMessage", "false"),
         *("-size", "Huge", "-coords", "-x", "0", "-y", "0", "-engineOutputUp", "false"),
+        *fresh_settings(tmp_path),
     ]
-    env = {**os.environ, "DISPLAY": display, "HOME": str(home)}  # a fresh HOME: no saved settings
+    env = {**os.environ, "DISPLAY": display, "HOME": str(home)}
     proc = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     try:
         deadline = time.monotonic() + GAME_TIMEOUT
@@ -276,6 +287,7 @@ def test_moves_entered_with_the_mouse_follow_the_highlights(tmp_path: Path, disp
         *("-fcp", engine, "-fd", CHILD_CWD, "-variant", "alice", "-testLegality", "false"),
         *("-showTargetSquares", "true", "-mode", "EditGame", "-debug", "-nameOfDebugFile", str(debug)),
         *("-size", "Huge", "-coords", "-x", "0", "-y", "0", "-engineOutputUp", "false", "-popupExitMessage", "false"),
+        *fresh_settings(tmp_path),
     ]
     env = {**os.environ, "DISPLAY": display, "HOME": str(home)}
     proc = subprocess.Popen(

@@ -14,11 +14,12 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from engine import Position, parse_uci
-from installed import CHILD_CWD, default_sigint, engine_command
+from installed import CHILD_CWD, ROOT, default_sigint, engine_command
 from uci.xboard_board import fen_from_xboard, move_text, wide_fen
 
 START_WIDE = "rnbqkbnr8/pppppppp8/16/16/16/16/PPPPPPPP8/RNBQKBNR8 w EHAeha - 0 1"
@@ -280,14 +281,8 @@ def test_lift_a_pawn_that_promotes(xb: Cecp) -> None:
 
 # ---------------------------------------------------------------- a game in force mode
 # 80 plies with both castlings, king moves, captures on both boards and a promotion
-# (the game of the XBoard test, tests/test_xboard_gui.py).
-GAME = (
-    "a2a3 d7d6 a1a7 c8h3 f2f4 b8c6 g1f3 f7f6 e2e4 d8d5 f4f5 e8c8 g2g4 c8b8 d2d3 c7c5 f1b5 c5c4 "
-    "e1g1 e7e6 g1h1 b8c8 f3d2 g7g6 d1f3 c6e5 a7a5 d5h5 a5c5 e5c6 c5d5 d8d7 f3d1 c4c3 b2b4 b7b6 "
-    "b5a4 c6a7 d5c5 d6c5 a4d7 c8c7 d2b3 h3g4 b1d2 h5f5 d7a4 g4d7 d1g1 a7b5 d2f3 b5d4 g1g6 b6b5 "
-    "g6g4 c7b7 f1f2 c5c4 g4e2 c4d3 e2d2 d4e2 c2d3 c3c2 b3a5 b7b6 h2h4 e6e5 f3h2 e2g3 h1g2 f5f1 "
-    "a5c4 h7h5 c4b2 f1g1 g2f3 d7e8 c1f4 c2c1q"
-).split()
+# (the game of the XBoard test, tests/test_xboard_gui.py, which says what it holds).
+GAME = (Path(ROOT) / "tests" / "data" / "xboard_game.txt").read_text().split()
 
 
 def game_in_xboard_notation() -> tuple[list[str], list[str]]:

@@ -46,14 +46,23 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import ClassVar, TextIO
+from typing import ClassVar, TextIO, TypeVar
 
 from engine import Move, Position
 from search.limits import Iteration, Limits, Result
 from search.thinker import Thinker, ThinkerBusy
 from uci.protocol import DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD, ENGINE_NAME, MAX_HASH_MB, VARIANT
 from uci.display import diagram
-from uci.shared import CommandError, Output, clip, clip_message, engine_version, position_from_fen, read_line
+from uci.shared import (
+    CommandError,
+    Output,
+    clip,
+    clip_message,
+    engine_version,
+    position_from_fen,
+    read_line,
+    run_until_quit,
+)
 from uci.xboard_board import (
     EMPTY_HIGHLIGHT,
     IllegalMove,
@@ -129,6 +138,7 @@ class Job:
 
 
 Handler = Callable[["CecpEngine", list[str]], bool | None]
+Number = TypeVar("Number", int, float)
 
 
 class CecpEngine:
@@ -244,7 +254,7 @@ class CecpEngine:
             self._cancel()
 
     def cmd_memory(self, args: list[str]) -> None:
-        megabytes = _int_arg(args, "memory needs a size in MB")
+        megabytes = _number_arg(args, "memory needs a size in MB", int)
         self.thinker.resize(max(1, min(MAX_HASH_MB, megabytes)))
 
     def cmd_ping(self, args: list[str]) -> None:
@@ -275,22 +285,22 @@ class CecpEngine:
         self.move_time = None
 
     def cmd_st(self, args: list[str]) -> None:
-        seconds = _float_arg(args, "st needs seconds per move")
+        seconds = _number_arg(args, "st needs seconds per move", float)
         if not 0 < seconds < 1e6:
             raise CommandError("st needs seconds per move")
         self.move_time = int(seconds * 1000)
 
     def cmd_sd(self, args: list[str]) -> None:
-        depth = _int_arg(args, "sd needs a depth of at least 1")
+        depth = _number_arg(args, "sd needs a depth of at least 1", int)
         if depth < 1:
             raise CommandError("sd needs a depth of at least 1")
         self.depth = depth
 
     def cmd_time(self, args: list[str]) -> None:
-        self.own_ms = max(0, _int_arg(args, "bad argument, centiseconds expected")) * 10
+        self.own_ms = max(0, _number_arg(args, "bad argument, centiseconds expected", int)) * 10
 
     def cmd_otim(self, args: list[str]) -> None:
-        self.other_ms = max(0, _int_arg(args, "bad argument, centiseconds expected")) * 10
+        self.other_ms = max(0, _number_arg(args, "bad argument, centiseconds expected", int)) * 10
 
     # ------------------------------------------------------------ game
     def cmd_new(self, args: list[str]) -> None:
@@ -590,20 +600,12 @@ class CecpEngine:
     }
 
 
-def _int_arg(args: list[str], message: str) -> int:
+def _number_arg(args: list[str], message: str, kind: Callable[[str], Number]) -> Number:
+    """The one argument of a command as a number (``int`` or ``float``), else ``CommandError``."""
     if len(args) != 1:
         raise CommandError(message)
     try:
-        return int(args[0])
-    except ValueError:
-        raise CommandError(message) from None
-
-
-def _float_arg(args: list[str], message: str) -> float:
-    if len(args) != 1:
-        raise CommandError(message)
-    try:
-        return float(args[0])
+        return kind(args[0])
     except ValueError:
         raise CommandError(message) from None
 
@@ -623,20 +625,15 @@ def serve_cecp(engine: CecpEngine, stdin: TextIO | None = None) -> int:
         finally:
             engine.events.put(("line", "quit"))
 
+    def step() -> bool:
+        try:
+            event = engine.events.get(timeout=POLL)
+        except queue.Empty:
+            return True
+        return engine.handle(event)
+
     threading.Thread(target=read, name="alice-input", daemon=True).start()
-    try:
-        while True:
-            try:
-                event = engine.events.get(timeout=POLL)
-            except queue.Empty:
-                continue
-            if not engine.handle(event):
-                break
-    except KeyboardInterrupt:
-        engine.shutdown()
-        return 130
-    engine.shutdown()
-    return 0
+    return run_until_quit(step, engine.shutdown)
 
 
 __all__ = ["CecpEngine", "feature_lines", "result_line", "serve_cecp", "thinking_line"]

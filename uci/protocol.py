@@ -57,6 +57,7 @@ from uci.shared import (
     engine_version,
     position_from_fen,
     read_line,
+    run_until_quit,
 )
 
 ENGINE_NAME = "Alice Engine"
@@ -338,18 +339,12 @@ def serve(engine: UciEngine, stdin: TextIO | None = None) -> int:
     if stream is None:  # started with stdin closed
         engine.shutdown()
         return 0
-    try:
-        while True:
-            line = read_line(stream)
-            if line is None:
-                break
-            if not engine.execute(line):
-                break
-    except KeyboardInterrupt:
-        engine.shutdown()
-        return 130
-    engine.shutdown()
-    return 0
+
+    def step() -> bool:
+        line = read_line(stream)
+        return line is not None and engine.execute(line)
+
+    return run_until_quit(step, engine.shutdown)
 
 
 def bestmove_line(root: Position, result: Result) -> str:

@@ -16,7 +16,7 @@ True
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import IO, TextIO
 
@@ -142,6 +142,19 @@ def read_line(stream: TextIO | IO[bytes]) -> str | None:
     return raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
 
 
+def run_until_quit(step: Callable[[], bool], shutdown: Callable[[], None]) -> int:
+    """Call ``step`` until it returns False (quit or end of input), then ``shutdown``; the
+    exit status: 0, or 130 after Ctrl-C."""
+    try:
+        while step():
+            pass
+    except KeyboardInterrupt:
+        shutdown()
+        return 130
+    shutdown()
+    return 0
+
+
 __all__ = [
     "ECHO_LIMIT",
     "MESSAGE_LIMIT",
@@ -156,4 +169,5 @@ __all__ = [
     "one_line",
     "position_from_fen",
     "read_line",
+    "run_until_quit",
 ]
