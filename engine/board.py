@@ -25,16 +25,23 @@ Move.from_uci('e2e4')
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from typing import ClassVar
-from collections.abc import Callable
 
 import chess
 import chess.variant
 
 from engine.fen import FenError, valid_castling
 from engine.movegen import attackers, piece_attacks, pseudo_legal_moves
-from engine.notation import MoveError, landing_board, move_to_san, parse_san, parse_uci
+from engine.notation import (
+    AmbiguousSanError,
+    MalformedMoveError,
+    MoveError,
+    landing_board,
+    move_to_san,
+    parse_san,
+    parse_uci,
+)
 from engine.position import STARTING_FEN, Position
 from engine.bits import native, unsigned
 from engine.tables import BOARD_NAMES, KING, OCC_B, OCC_BLACK, OCC_WHITE, PAWN, piece_code
@@ -51,6 +58,26 @@ _TERMINATIONS: dict[str, chess.Termination] = {
     "threefold repetition": chess.Termination.THREEFOLD_REPETITION,
 }
 _PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
+
+# python-chess's private hooks that AliceBoard overrides, each with the python-chess code that
+# calls it (read in python-chess 1.9.4, 1.10.0 and 1.11.2, the range pyproject.toml pins: the
+# same in all three). Our public overrides (reset_board, clear, set_fen, push, ...) never reach
+# python-chess's own versions; the hooks catch the public methods left to python-chess. Before
+# the pin moves, read the new release's callers again; tests/test_board.py checks that
+# chess.Board still has every hook. The undo stack ``_stack`` (python-chess's ``_BoardState``s)
+# is kept empty: push, pop, root, copy, is_repetition and clean_castling_rights, its readers,
+# are all overridden.
+PYTHON_CHESS_HOOKS: dict[str, str] = {
+    "_reset_board": "BaseBoard.__init__, reset_board",
+    "_clear_board": "BaseBoard.__init__, clear_board, Board.clear, _set_board_fen, _set_piece_map",
+    "_remove_piece_at": "remove_piece_at (Board's then clears the stack), set_piece_at, Board.push",
+    "_set_piece_at": "set_piece_at, _set_board_fen, _set_piece_map, Board.push",
+    "_set_piece_map": "set_piece_map (Board's then clears the stack)",
+    "_set_chess960_pos": "set_chess960_pos, from_chess960_pos (refused: no Chess960 in Alice chess)",
+    "_set_board_fen": "BaseBoard.__init__, set_board_fen, Board.set_fen",
+    "_transposition_key": "Board.__eq__, is_repetition, can_claim_threefold_repetition",
+    "_algebraic_and_push": "san, lan, san_and_push, variation_san (through _algebraic)",
+}
 
 
 def to_engine_move(move: chess.Move) -> int:
@@ -136,7 +163,7 @@ class AliceBoard(chess.Board):
         """The engine position behind this board (do not modify it directly)."""
         return self._pos
 
-    @property  # type: ignore[override]
+    @property
     def turn(self) -> chess.Color:
         return bool(self._pos.turn)
 
@@ -147,7 +174,7 @@ class AliceBoard(chess.Board):
             self._pos._rebuild()
             self._legal = None
 
-    @property  # type: ignore[override]
+    @property
     def castling_rights(self) -> chess.Bitboard:
         rights = self._pos.castling
         return sum(mask for bit, mask in _CASTLING_BB if rights & bit)
@@ -159,7 +186,7 @@ class AliceBoard(chess.Board):
         self._pos._rebuild()
         self._legal = None
 
-    @property  # type: ignore[override]
+    @property
     def halfmove_clock(self) -> int:
         return self._pos.halfmove
 
@@ -167,7 +194,7 @@ class AliceBoard(chess.Board):
     def halfmove_clock(self, value: int) -> None:
         self._pos.halfmove = int(value)
 
-    @property  # type: ignore[override]
+    @property
     def fullmove_number(self) -> int:
         return self._pos.fullmove
 
@@ -175,7 +202,7 @@ class AliceBoard(chess.Board):
     def fullmove_number(self, value: int) -> None:
         self._pos.fullmove = max(1, int(value))
 
-    @property  # type: ignore[override]
+    @property
     def ep_square(self) -> chess.Square | None:
         return None
 
@@ -560,13 +587,12 @@ class AliceBoard(chess.Board):
             return chess.Move.null()
         try:
             return to_chess_move(parse_san(self._pos, san))
+        except AmbiguousSanError as error:
+            raise chess.AmbiguousMoveError(str(error)) from None
+        except MalformedMoveError as error:
+            raise chess.InvalidMoveError(str(error)) from None
         except MoveError as error:
-            message = str(error)
-            if "ambiguous" in message:
-                raise chess.AmbiguousMoveError(message) from None
-            if "malformed" in message:
-                raise chess.InvalidMoveError(message) from None
-            raise chess.IllegalMoveError(message) from None
+            raise chess.IllegalMoveError(str(error)) from None
 
     def parse_uci(self, uci: str) -> chess.Move:
         """A legal move from UCI, optionally with ``/A`` ``/B`` (``e2e4/B``); ``0000`` is the null move."""
@@ -574,9 +600,9 @@ class AliceBoard(chess.Board):
             return chess.Move.null()
         try:
             return to_chess_move(parse_uci(self._pos, uci))
+        except MalformedMoveError as error:
+            raise chess.InvalidMoveError(str(error)) from None
         except MoveError as error:
-            if "malformed" in str(error):
-                raise chess.InvalidMoveError(str(error)) from None
             raise chess.IllegalMoveError(str(error)) from None
 
     def uci(self, move: chess.Move, *, chess960: bool | None = None, suffix: bool = False) -> str:

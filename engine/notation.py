@@ -25,11 +25,19 @@ SAN_LETTERS = " PNBRQK"
 
 _UCI_RE = re.compile(r"^([a-h][1-8])([a-h][1-8])([nbrqNBRQ]?)(?:/([abAB]))?$")
 _SAN_RE = re.compile(r"^([NBRQK])?([a-h])?([1-8])?(x)?([a-h][1-8])(?:=?([NBRQnbrq]))?$")
-_SUFFIX_RE = re.compile(r"^(.*?)(?:/([abAB]))?$")
+_SUFFIX_RE = re.compile(r"(.*?)(?:/([abAB]))?", re.DOTALL)  # fullmatch: any text splits
 
 
 class MoveError(ValueError):
     """A move that is malformed, illegal here, or whose board suffix is wrong."""
+
+
+class MalformedMoveError(MoveError):
+    """Text that is not a move at all (not UCI, or not SAN)."""
+
+
+class AmbiguousSanError(MoveError):
+    """SAN that names more than one legal move."""
 
 
 def landing_board(pos: Position, m: Move) -> int:
@@ -60,7 +68,7 @@ def parse_uci(pos: Position, text: str) -> Move:
     """The legal move named by UCI ``text`` (suffix optional, case-insensitive)."""
     match = _UCI_RE.match(text.strip())
     if not match:
-        raise MoveError(f"malformed move {text!r}: expected a move like e2e4, e7e8q or e2e4/B")
+        raise MalformedMoveError(f"malformed move {text!r}: expected a move like e2e4, e7e8q or e2e4/B")
     src, dst, promo, board = match.groups()
     wanted = chess.parse_square(src) | chess.parse_square(dst) << 6 | PROMO_LETTERS.index(promo.lower() or " ") << 12
     if wanted not in pos.legal_moves():
@@ -116,7 +124,9 @@ def _disambiguation(pos: Position, m: Move) -> str:
 def parse_san(pos: Position, text: str) -> Move:
     """The legal move named by SAN ``text``; the ``/A`` ``/B`` suffix is optional."""
     raw = text.strip()
-    body, board = _SUFFIX_RE.match(raw.rstrip("+#!?")).groups()  # type: ignore[union-attr]
+    match = _SUFFIX_RE.fullmatch(raw.rstrip("+#!?"))
+    assert match is not None  # the pattern matches every string
+    body, board = match.groups()
     body = body.rstrip("+#")
     legal = pos.legal_moves()
     candidates: list[Move]
@@ -128,7 +138,7 @@ def parse_san(pos: Position, text: str) -> Move:
     else:
         match = _SAN_RE.match(body)
         if not match:
-            raise MoveError(f"malformed SAN {text!r}")
+            raise MalformedMoveError(f"malformed SAN {text!r}")
         piece, file, rank, _, dst, promo = match.groups()
         t = SAN_LETTERS.index(piece) if piece else PAWN
         d = chess.parse_square(dst)
@@ -152,5 +162,5 @@ def parse_san(pos: Position, text: str) -> Move:
             raise MoveError(f"SAN {text!r}: no such move lands on board {BOARD_NAMES[want]} in {pos.fen()}")
         candidates = narrowed
     if len(candidates) > 1:
-        raise MoveError(f"ambiguous SAN {text!r} in {pos.fen()}")
+        raise AmbiguousSanError(f"ambiguous SAN {text!r} in {pos.fen()}")
     return _check_suffix(pos, candidates[0], board, text)

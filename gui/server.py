@@ -14,9 +14,15 @@ Guards, checked on every request before anything else:
 * only the files in ``STATIC`` (read once at start) and the piece images are served:
   no path ever reaches the file system -> 404 for anything else;
 * ``POST`` bodies must be JSON objects (``Content-Type: application/json``) of at most
-  ``MAX_BODY`` bytes -> 413/415/400 with ``{"error": message}``.
+  ``MAX_BODY`` bytes, nested at most ``gui.jsonbody.MAX_DEPTH`` deep, with numbers of at
+  most ``MAX_NUMBER_CHARS`` characters -> 413/415/400 with ``{"error": message}``.
 
-API (all JSON; errors are ``{"error": "..."}`` with a 4xx status and change nothing):
+Every request is answered in one place (``Handler._answer``): bad input is a 4xx with a
+message for the page and changes nothing (``Session`` restores every field if a request
+fails half-way); any other exception is a 500 with a generic message, its traceback on
+stderr only.
+
+API (all JSON; errors are ``{"error": "..."}``):
 
 ====================  =============================================================
 GET  /api/state       the board, moves, players, engine lines (``?after=V`` waits)
@@ -26,7 +32,7 @@ POST /api/mode        the same fields: change mode/players, keep the game
 POST /api/move        ``{"move": "e2e4" | "Nf3/B"}``
 POST /api/takeback    take back the last move (your last move and the engine's, in play)
 POST /api/resign      you resign (play mode)
-POST /api/goto        ``{"ply": n}``: show the position after n moves
+POST /api/goto        ``{"ply": n}`` (along the line on view) or ``{"node": id}`` (any position)
 POST /api/fen         ``{"fen": text}``: set up a position (compact or 16-wide FEN)
 POST /api/pgn         ``{"pgn": text}``: load a game
 POST /api/analysis    ``{on, engine, multipv}``: live analysis (Analyse mode)
@@ -40,7 +46,9 @@ from __future__ import annotations
 
 import json
 import sys
+import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
@@ -49,6 +57,7 @@ from urllib.parse import parse_qs, urlsplit
 import chess
 import chess.svg
 
+from gui.jsonbody import BodyError, parse_object
 from gui.session import LONG_POLL, ApiError, Session
 
 MAX_BODY = 256 * 1024  # bytes: a long PGN fits many times over
@@ -66,7 +75,20 @@ SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
     "frame-ancestors 'none'",
 }
-STATIC_FILES = ("index.html", "app.js", "style.css")
+STATIC_FILES = (
+    "index.html",
+    "style.css",
+    "app.js",  # the page's entry module; the others, one concern each:
+    "api.js",
+    "boards.js",
+    "controls.js",
+    "engine.js",
+    "graph.js",
+    "moves.js",
+    "notation.js",
+    "prefs.js",
+)
+INTERNAL_ERROR = "internal error: the server could not answer this request (the details are in its log)"
 
 
 def _piece_svg(symbol: str) -> bytes:
@@ -118,7 +140,22 @@ class BoardServer(ThreadingHTTPServer):
         return f"http://{host}:{self.port}/"
 
 
+@dataclass(frozen=True)
+class Answer:
+    """A response, built completely before any byte of it is sent."""
+
+    status: int
+    body: bytes
+    content_type: str
+
+    @classmethod
+    def json(cls, status: int, data: Any) -> Answer:
+        return cls(status, json.dumps(data).encode(), "application/json; charset=utf-8")
+
+
 class Handler(BaseHTTPRequestHandler):
+    """One request: guards, then its route; every request is answered in ``_answer``."""
+
     server: BoardServer
     protocol_version = "HTTP/1.1"
     timeout = REQUEST_TIMEOUT
@@ -133,126 +170,121 @@ class Handler(BaseHTTPRequestHandler):
         if not format.startswith(("code %d", "Request timed out")):  # a bad request is the client's problem
             sys.stderr.write("gui: " + (format % args) + "\n")
 
-    def _send(self, status: int, body: bytes, content_type: str, extra: dict[str, str] | None = None) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(body)))
+    def _send(self, answer: Answer) -> None:
+        self.send_response(answer.status)
+        self.send_header("Content-Type", answer.content_type)
+        self.send_header("Content-Length", str(len(answer.body)))
         self.send_header("Cache-Control", "no-store")
-        for key, value in {**SECURITY_HEADERS, **(extra or {})}.items():
+        for key, value in SECURITY_HEADERS.items():
             self.send_header(key, value)
+        if self.close_connection:
+            self.send_header("Connection", "close")
         self.end_headers()
         if self.command != "HEAD":
-            self.wfile.write(body)
+            self.wfile.write(answer.body)
 
-    def _json(self, status: int, data: Any) -> None:
-        self._send(status, json.dumps(data).encode(), "application/json; charset=utf-8")
+    def _answer(self, route: Callable[[], Answer]) -> None:
+        """The one place every request is answered: the route's answer; ``ApiError`` as its
+        4xx and message; anything else as a 500 with a generic message (the details go to
+        stderr, never to the client)."""
+        try:
+            answer = route()
+        except ApiError as error:
+            answer = Answer.json(error.status, {"error": str(error)})
+        except Exception:
+            sys.stderr.write(f"gui: internal error on {self.command} {self.path[:200]}:\n{traceback.format_exc()}")
+            self.close_connection = True
+            answer = Answer.json(500, {"error": INTERNAL_ERROR})
+        self._send(answer)
 
-    def _error(self, status: int, message: str) -> None:
-        self._json(status, {"error": message})
-
-    def _trusted(self) -> bool:
-        """The Host (and Origin, if any) name this server; else answer 403."""
+    def _check_trusted(self) -> None:
+        """The Host (and Origin, if any) name this server; else 403."""
         host = self.headers.get("Host", "")
         origin = self.headers.get("Origin")
         if host.lower() not in self.server.allowed_hosts:
-            self._error(403, "forbidden: this server answers only to its own address")
-            return False
+            raise ApiError(403, "forbidden: this server answers only to its own address")
         if origin is not None and origin.lower() not in self.server.allowed_origins:
-            self._error(403, "forbidden: requests from other sites are refused")
-            return False
-        return True
+            raise ApiError(403, "forbidden: requests from other sites are refused")
 
-    def _body(self) -> dict[str, Any] | None:
-        """The JSON object in the request body, or ``None`` after answering with an error."""
+    def _body(self) -> dict[str, Any]:
+        """The JSON object in the request body (``ApiError`` if there is none within the limits)."""
         content_type = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
         length_text = self.headers.get("Content-Length")
         if self.headers.get("Transfer-Encoding"):
             self.close_connection = True
-            self._error(411, "send the body with a Content-Length")
-            return None
-        try:
-            length = int(length_text) if length_text is not None else 0
-        except ValueError:
-            length = -1
+            raise ApiError(411, "send the body with a Content-Length")
+        length = -1
+        if length_text is None:
+            length = 0
+        elif length_text.strip().isdigit() and len(length_text.strip()) <= 12:
+            length = int(length_text)
         if length < 0:
             self.close_connection = True
-            self._error(400, "bad Content-Length")
-            return None
+            raise ApiError(400, "bad Content-Length")
         if length > MAX_BODY:
             self.close_connection = True  # the unread body would be taken for the next request
-            self._error(413, f"request too large (at most {MAX_BODY} bytes)")
-            return None
+            raise ApiError(413, f"request too large (at most {MAX_BODY} bytes)")
         raw = self.rfile.read(length) if length else b""
         if len(raw) != length:
             self.close_connection = True
-            self._error(400, "the body is shorter than its Content-Length")
-            return None
+            raise ApiError(400, "the body is shorter than its Content-Length")
         if content_type != "application/json":
-            self._error(415, "send JSON (Content-Type: application/json)")
-            return None
+            raise ApiError(415, "send JSON (Content-Type: application/json)")
         try:
-            data = json.loads(raw.decode("utf-8")) if raw else {}
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            self._error(400, f"malformed JSON: {error}")
-            return None
-        if not isinstance(data, dict):
-            self._error(400, "the body must be a JSON object")
-            return None
-        return data
+            return parse_object(raw)
+        except BodyError as error:
+            raise ApiError(400, str(error)) from None
 
     # ------------------------------------------------------------ methods
     def do_GET(self) -> None:
-        if not self._trusted():
-            return
-        url = urlsplit(self.path)
-        path = url.path
-        if path == "/api/state":
-            after = parse_qs(url.query).get("after", [None])[0]
-            try:
-                version = int(after) if after is not None else None
-            except ValueError:
-                self._error(400, "after must be a whole number")
-                return
-            self._json(200, self.server.session.wait_state(version, LONG_POLL))
-        elif path == "/api/pgn":
-            self._json(200, {"pgn": self.server.session.export_pgn()})
-        elif path in self.server.static:
-            content, content_type = self.server.static[path]
-            self._send(200, content, content_type)
-        elif path.startswith("/api/"):
-            self._error(405 if path[5:] in POST_ROUTES else 404, f"no such request: GET {path}")
-        else:
-            self._error(404, "not found")
+        self._answer(self._get)
 
-    do_HEAD = do_GET
+    def do_HEAD(self) -> None:
+        self._answer(self._get)
 
     def do_POST(self) -> None:
-        if not self._trusted():
-            return
+        self._answer(self._post)
+
+    def _get(self) -> Answer:
+        self._check_trusted()
+        url = urlsplit(self.path)
+        path = url.path
+        session = self.server.session
+        if path == "/api/state":
+            after = parse_qs(url.query).get("after", [None])[0]
+            version = None
+            if after is not None:
+                if not (after.isascii() and after.lstrip("-").isdigit() and len(after) <= 20):
+                    raise ApiError(400, "after must be a whole number")
+                version = int(after)
+            return Answer.json(200, session.wait_state(version, LONG_POLL))
+        if path == "/api/pgn":
+            return Answer.json(200, {"pgn": session.export_pgn()})
+        if path in self.server.static:
+            content, content_type = self.server.static[path]
+            return Answer(200, content, content_type)
+        if path.startswith("/api/"):
+            raise ApiError(405 if path[5:] in POST_ROUTES else 404, f"no such request: GET {path[:100]}")
+        raise ApiError(404, "not found")
+
+    def _post(self) -> Answer:
+        self._check_trusted()
         path = urlsplit(self.path).path
         route = POST_ROUTES.get(path[5:]) if path.startswith("/api/") else None
         if route is None:
             self.close_connection = True
-            self._error(404, f"no such request: POST {path}")
-            return
-        data = self._body()
-        if data is None:
-            return
-        try:
-            answer = route(self.server.session, data)
-        except ApiError as error:
-            self._error(error.status, str(error))
-            return
-        except Exception as error:  # a bug: say so, keep serving
-            self.log_error("internal error on POST %s: %r", path, error)
-            self._error(500, f"internal error: {type(error).__name__}")
-            return
-        self._json(200, {"ok": True, **(answer or {}), "state": self.server.session.wait_state(None)})
+            raise ApiError(404, f"no such request: POST {path[:100]}")
+        session = self.server.session
+        answer = route(session, self._body())
+        return Answer.json(200, {"ok": True, **(answer or {}), "state": session.wait_state(None)})
 
     def _not_allowed(self) -> None:
-        if self._trusted():
+        def refuse() -> Answer:
+            self._check_trusted()
             self.close_connection = True
-            self._error(405, f"method {self.command} not allowed")
+            raise ApiError(405, f"method {self.command} not allowed")
+
+        self._answer(refuse)
 
     do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _not_allowed
 
@@ -265,7 +297,7 @@ POST_ROUTES: dict[str, Route] = {
     "move": lambda s, d: {"san": s.move(d.get("move"))},
     "takeback": lambda s, d: s.take_back(),
     "resign": lambda s, d: s.resign(),
-    "goto": lambda s, d: s.goto(d.get("ply")),
+    "goto": lambda s, d: s.goto(d),
     "fen": lambda s, d: s.load_fen(d.get("fen")),
     "pgn": lambda s, d: s.load_pgn(d.get("pgn")),
     "analysis": lambda s, d: s.set_analysis(d),

@@ -3,11 +3,20 @@
 After ``pip install .`` (compiled or pure, not editable) the checkout's sources are kept
 off ``sys.path`` and ``PYTHONPATH`` so every test, and every engine process a test
 starts, runs the installed build. Otherwise the checkout is put first on both.
+
+At the end of a session one line counts the tests skipped because a system program
+(Chromium, XBoard, Xvfb) is missing and names the Debian packages to install
+(``tests/system_tools.py``).
 """
+
+from __future__ import annotations
 
 import os
 import sys
 
+import pytest
+
+import system_tools
 from installed import INSTALLED, ROOT, SCRIPTS, in_checkout
 
 
@@ -30,3 +39,31 @@ else:
         if path not in sys.path:
             sys.path.insert(0, path)
     os.environ["PYTHONPATH"] = _pythonpath([ROOT, SCRIPTS, *_env_path])
+
+
+# Test modules that also run on the pure Python build in CI (`pytest -m pure_build`): the rules,
+# perft, the differential test, the search and mate search, slow parts included.
+PURE_BUILD_MODULES = frozenset(
+    {"test_rules.py", "test_perft.py", "test_differential.py", "test_search.py", "test_mate.py"}
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests of ``PURE_BUILD_MODULES`` ``pure_build``."""
+    for item in items:
+        if item.path.name in PURE_BUILD_MODULES:
+            item.add_marker(pytest.mark.pure_build)
+
+
+def _skip_reason(report: pytest.TestReport | pytest.CollectReport) -> str:
+    """The reason a skipped test (or module) gave: its ``longrepr`` is (path, line, "Skipped: ...")."""
+    longrepr = report.longrepr
+    message = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+    return message.removeprefix("Skipped: ")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """How many tests were skipped for a missing system program, and which packages to install."""
+    line = system_tools.skip_summary(_skip_reason(report) for report in terminalreporter.stats.get("skipped", []))
+    if line:
+        terminalreporter.write_line(line, yellow=True)

@@ -11,12 +11,15 @@ missing program fails the test instead, so CI can never pass by skipping.
 from __future__ import annotations
 
 import os
+import re
 import shutil
+from collections.abc import Iterable
 
 import pytest
 
 REQUIRE_ENV = "ALICE_REQUIRE_SYSTEM_TOOLS"  # "1": a missing system program is a failure
 SKIP_PREFIX = "missing system program"  # starts every skip reason given here (summary line)
+_PACKAGE = re.compile(r"`apt-get install ([^`]+)`")  # the package named in such a reason
 
 
 def required() -> bool:
@@ -41,3 +44,19 @@ def require_program(program: str, package: str) -> str:
     if required():
         pytest.fail(f"{reason} ({REQUIRE_ENV} is set)", pytrace=False)
     pytest.skip(reason)
+
+
+def skip_summary(reasons: Iterable[str]) -> str | None:
+    """The session summary line for the skip ``reasons`` that :func:`require_program` gave,
+    or None when there were none (other skips do not count).
+
+    >>> skip_summary([f"{SKIP_PREFIX} /usr/bin/chromium: install it with `apt-get install chromium`"] * 6
+    ...              + ["not on Windows"])
+    '6 tests skipped for missing system programs: install them with `apt-get install chromium`'
+    """
+    missing = [reason for reason in reasons if reason.startswith(SKIP_PREFIX)]
+    if not missing:
+        return None
+    packages = sorted({match.group(1) for reason in missing if (match := _PACKAGE.search(reason))})
+    tests = "1 test" if len(missing) == 1 else f"{len(missing)} tests"
+    return f"{tests} skipped for missing system programs: install them with `apt-get install {' '.join(packages)}`"

@@ -14,7 +14,7 @@ import chess.variant
 import pytest
 
 import engine
-from engine.board import AliceBoard, to_chess_move, to_engine_move
+from engine.board import PYTHON_CHESS_HOOKS, AliceBoard, to_chess_move, to_engine_move
 from installed import CHILD_CWD, engine_command
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -330,6 +330,33 @@ def test_editing_keeps_the_rules_in_sync() -> None:
     assert mirrored.fen() == "4k3/8/8/4|p3/8/8/8/4K3 b - - 0 1"
     with pytest.raises(ValueError):
         AliceBoard(chess960=True)
+
+
+def test_python_chess_hooks_are_still_there() -> None:
+    """Each private python-chess hook AliceBoard overrides still exists in the python-chess
+    installed (a release that renames one would silently bypass the override)."""
+    for name in PYTHON_CHESS_HOOKS:
+        assert callable(getattr(chess.Board, name, None)), f"chess.Board.{name} is gone"
+        assert name in AliceBoard.__dict__, f"AliceBoard does not override {name}"
+
+
+def test_public_methods_left_to_python_chess_reach_the_rules() -> None:
+    """The python-chess methods that call the hooks keep both boards and the rules in sync."""
+    board = AliceBoard()
+    board.push_uci("e2e4")
+    board.set_piece_map(
+        {chess.E1: chess.Piece(chess.KING, chess.WHITE), chess.E8: chess.Piece(chess.KING, chess.BLACK)}
+    )
+    assert board.move_stack == [] and board.fen() == "4k3/8/8/8/8/8/8/4K3 b - - 0 1"
+    board.set_board_fen("4k3/8/8/8/4|P3/8/8/4K3")
+    assert board.board_at(chess.E4) == 1 and board.legal_moves.count() == 5
+    board.remove_piece_at(chess.E4)
+    assert board.fen() == "4k3/8/8/8/8/8/8/4K3 b - - 0 1"
+    with pytest.raises(ValueError, match="Chess960"):
+        board.set_chess960_pos(518)
+    assert board == AliceBoard("4k3/8/8/8/8/8/8/4K3 b - - 0 1")
+    assert AliceBoard("4k3/8/8/8/|P7/8/8/4K3 w - - 0 1") != AliceBoard("4k3/8/8/8/P7/8/8/4K3 w - - 0 1")
+    assert AliceBoard().san(chess.Move.from_uci("g1f3")) == "Nf3/B"
 
 
 def test_attacks_follow_the_boards() -> None:

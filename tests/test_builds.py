@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import fcntl
 import importlib
+import importlib.resources
 import os
 import re
 import select
@@ -73,6 +74,12 @@ def test_the_build_is_the_one_ci_meant() -> None:
         compiled_module_names(), compiled
     )
     assert not is_extension("engine.board") and not is_extension("uci.protocol")
+
+
+def test_the_packages_ship_py_typed() -> None:
+    """PEP 561: every package is marked typed (package data), so mypy reads ``AliceBoard``'s hints."""
+    for package in ("engine", "search", "uci", "gui", "alice_match"):
+        assert importlib.resources.files(package).joinpath("py.typed").is_file(), package
 
 
 def test_version_names_the_build() -> None:

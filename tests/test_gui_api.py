@@ -17,6 +17,9 @@ import pytest
 import engine.board  # noqa: F401 (registers the Alice variant for chess.pgn)
 from engine.board import AliceBoard
 from gui import engines as gui_engines
+from gui import game as gui_game
+from gui import scheduler as gui_scheduler
+from gui import server as gui_server
 from gui import session as gui_session
 from gui.server import MAX_BODY
 from gui_helpers import ROOT, Board, alice, running_board, scripted
@@ -61,7 +64,7 @@ def test_state_at_start(board: Board) -> None:
     assert board.state()["engines"][FIRST]["strengths"][0]["value"] == "full"  # no levels
 
 
-@pytest.mark.parametrize("module", ["gui.game", "gui.engines", "gui.strength"])
+@pytest.mark.parametrize("module", ["gui.game", "gui.engines", "gui.strength", "gui.requests", "gui.view", "gui.pgn", "gui.notation", "gui.jsonbody"])
 def test_docstring_examples(module: str) -> None:
     import doctest
     import importlib
@@ -86,10 +89,12 @@ def test_moves_in_uci_and_san_land_on_the_other_board(board: Board) -> None:
 @pytest.mark.parametrize(
     ("move", "words"),
     [
-        ("e2e5", "illegal"),
-        ("Nf6/A", "lands on board B"),
-        ("Qh5", "illegal SAN"),
-        ("zz", "malformed SAN"),
+        ("e2e5", "there is no piece on e2"),
+        ("e1e2", "it is Black's move"),
+        ("e7e4", "the pawn on e7 cannot move to e4"),
+        ("Nf6/A", "the knight lands on board B"),
+        ("Qh5", "no black queen can move to h5"),
+        ("zz", "is not a move"),
         ("", "type a move"),
         (42, "must be a string"),
         (None, "must be a string"),
@@ -122,7 +127,7 @@ def test_play_against_the_engine_take_back_and_resign(board: Board) -> None:
     assert board.post("/api/resign")[0] == 409
     board.ok("/api/mode", {"mode": "analyse"})  # analysing the game afterwards keeps its players
     pgn = board.get("/api/pgn")[1]["pgn"]
-    assert '[White "You"]' in pgn and '[Black "scripted-first (Full strength' in pgn and '[Result "0-1"]' in pgn
+    assert '[White "You"]' in pgn and '[Black "scripted-first, Full strength' in pgn and '[Result "0-1"]' in pgn
 
 
 def test_playing_black_the_engine_opens(board: Board) -> None:
@@ -196,10 +201,22 @@ def test_step_through_the_moves(board: Board) -> None:
     for bad in (-1, 4, "1", 1.5, True, None):
         status, answer = board.post("/api/goto", {"ply": bad})
         assert status == 400 and "ply" in answer["error"], bad
-    # A move at an earlier ply starts a new line from there.
+    # A move at an earlier ply starts a variation from there: the old moves are kept.
     board.ok("/api/goto", {"ply": 1})
     state = board.ok("/api/move", {"move": "e5"})
     assert state["moves"] == ["e4/B", "e5/B"] and state["ply"] == 2
+    assert state["mainline"] is False
+    back = state["alternatives"]["2"]
+    assert [a["san"] for a in back] == ["d5/B"]
+    state = board.ok("/api/goto", {"node": back[0]["id"]})  # back to the game's line, all of it
+    assert state["moves"] == ["e4/B", "d5/B", "Be2/B"] and state["ply"] == 2 and state["mainline"] is True
+    assert [a["san"] for a in state["alternatives"]["2"]] == ["e5/B"]
+    # The same move as the next one just steps forward; no new variation.
+    board.ok("/api/goto", {"ply": 1})
+    state = board.ok("/api/move", {"move": "d5"})
+    assert state["moves"] == ["e4/B", "d5/B", "Be2/B"] and len(state["alternatives"]["2"]) == 1
+    for bad in (-1, 10**9, "x"):
+        assert board.post("/api/goto", {"node": bad})[0] == 400
 
 
 # ---------------------------------------------------------------- FEN and PGN
@@ -259,6 +276,45 @@ def test_load_and_export_pgn(board: Board) -> None:
     assert "Bb5/A#" in answer["pgn"]
 
 
+def test_exported_pgn_has_date_evals_variations_and_a_standard_termination(board: Board) -> None:
+    import datetime
+
+    board.ok("/api/mode", {"mode": "analyse"})
+    board.ok("/api/analysis", {"engine": ALICE})
+    board.ok("/api/pgn", {"pgn": PGN})  # a finished game: every position is evaluated
+    board.wait_for(lambda s: all(e is not None for e in s["evals"]) and not s["reviewing"])
+    board.ok("/api/goto", {"ply": 2})
+    board.ok("/api/move", {"move": "Nf3"})  # a variation at move 2
+    text = board.get("/api/pgn")[1]["pgn"]
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and not game.errors
+    assert game.headers["Date"] == datetime.date.today().strftime("%Y.%m.%d")
+    assert game.headers["Termination"] == "normal" and game.headers["Result"] == "1-0"
+    assert [m.uci() for m in game.mainline_moves()] == ["e2e4", "d7d5", "f1e2", "d5e4", "e2b5"]
+    assert [v.move.uci() for v in game.next().next().variations] == ["f1e2", "g1f3"]  # main line, then Nf3
+    evals = [node.eval() for node in game.mainline()]
+    assert all(e is not None for e in evals[:4]), text  # [%eval] for every evaluated move (not the mate itself)
+    assert evals[3] is not None and evals[3].white().mate() == 1  # after 2... dxe4/A White mates in one
+    assert game.end().comment.endswith("checkmate")
+    # Read back: the same tree, the evaluations kept.
+    state = board.ok("/api/pgn", {"pgn": text})
+    assert state["moves"] == ["e4/B", "d5/B", "Be2/B", "dxe4/A", "Bb5/A#"]
+    assert [a["san"] for a in state["alternatives"]["3"]] == ["Nf3/B"]
+    assert state["evals"][1] is not None and state["result"] == {"result": "1-0", "reason": "checkmate"}
+
+
+def test_a_resigned_game_exports_a_standard_termination(board: Board) -> None:
+    new(board, mode="play", side="black", opponent={"engine": FIRST, "strength": "full"})
+    board.wait_for(lambda s: len(s["moves"]) == 1)
+    board.ok("/api/resign")
+    text = board.get("/api/pgn")[1]["pgn"]
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None and game.headers["Termination"] == "normal" and game.headers["Result"] == "1-0"
+    assert game.end().comment == "Black resigned"
+    assert game.headers["Black"] == "You" and game.headers["White"] == "scripted-first, Full strength, 1 s per move"
+    assert board.ok("/api/pgn", {"pgn": text})["result"] == {"result": "1-0", "reason": "Black resigned"}
+
+
 def test_pgn_without_variant_tag_and_from_a_position(board: Board) -> None:
     state = board.ok("/api/pgn", {"pgn": "1. Nf3 Nf6 2. Ng1 *"})
     assert state["moves"] == ["Nf3/B", "Nf6/B", "Ng1/A"]
@@ -274,8 +330,8 @@ def test_pgn_without_variant_tag_and_from_a_position(board: Board) -> None:
     ("pgn", "words"),
     [
         ("", "paste a PGN"),
-        ("1. e4 e5 2. Qxf7", "illegal SAN"),
-        ('[Variant "Crazyhouse"]\n\n1. e4 *', "variant"),
+        ("1. e4 e5 2. Qxf7", "bad PGN, move 2. Qxf7: no white queen can move to f7"),
+        ('[Variant "Crazyhouse"]\n\n1. e4 *', "no Alice chess game in the PGN (its games are Crazyhouse)"),
         ("]]]] {{{{", "no game"),
         ('[FEN "not a fen"]\n\n1. e4 *', "bad PGN"),
         (7, "must be a string"),
@@ -333,7 +389,7 @@ def test_the_page_cannot_choose_a_command(board: Board) -> None:
 
 
 def test_watch_two_engines_and_pause(board: Board, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(gui_session, "WATCH_PAUSE", 0.0)
+    monkeypatch.setattr(gui_scheduler, "WATCH_PAUSE", 0.0)
     player = {"engine": FIRST, "strength": "full"}
     new(board, mode="watch", white=player, black={"engine": ALICE, "strength": "nodes:1000"})
     board.wait_for(lambda s: len(s["moves"]) >= 4)
@@ -408,6 +464,9 @@ def test_static_files_and_pieces(board: Board) -> None:
         assert status == 200 and kind in headers["content-type"] and body, path
         assert headers["x-content-type-options"] == "nosniff"
         assert "default-src 'self'" in headers["content-security-policy"]
+    for name in gui_server.STATIC_FILES:  # every module of the page is served (package data too)
+        status, headers, body = board.request("GET", f"/{name}")
+        assert status == 200 and body, name
     status, _, body = board.request("GET", "/pieces/wN.svg")
     assert body.startswith(b"<svg") and b"</svg>" in body
 
@@ -579,3 +638,119 @@ def test_gui_command_line_errors() -> None:
         [sys.executable, "-m", "uci", "gui", "--port", "99999"], capture_output=True, text=True, cwd=ROOT, timeout=60
     )
     assert run.returncode == 2 and "--port" in run.stderr and not run.stdout
+
+
+# ---------------------------------------------------------------- hostile input (issue 23)
+def test_deeply_nested_json_is_refused(board: Board) -> None:
+    new(board, mode="analyse")
+    before = board.state()
+    for body in (b'{"move": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", b"[" * 50_000, b'{"a":' * 30_000 + b"1" + b"}" * 30_000):
+        status, _, raw = board.request("POST", "/api/move", body, {"Content-Type": "application/json"})
+        assert status == 400 and b"nested deeper" in raw, raw[:200]
+    assert board.state() == before
+
+
+def test_numbers_past_the_int_to_string_limit_are_refused(board: Board) -> None:
+    new(board, mode="analyse")
+    before = board.state()
+    for body in (b'{"ply": ' + b"7" * 5000 + b"}", b'{"engine": -' + b"1" * 100_000 + b"}", b'{"ply": 1e400}', b'{"ply": NaN}'):
+        status, _, raw = board.request("POST", "/api/goto", body, {"Content-Type": "application/json"})
+        assert status == 400 and b"malformed JSON" in raw, raw[:200]
+    status, answer = board.post("/api/goto", {"ply": 10**25})
+    assert status == 400 and "no such move" in answer["error"]
+    assert board.get("/api/state?after=" + "9" * 5000)[0] == 400
+    assert board.state() == before
+
+
+SCHOLARS_MATE = "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"  # legal orthodox chess; 4. Qxf7 is not Alice
+
+
+def test_a_pgn_of_several_games_takes_the_first_alice_game(board: Board) -> None:
+    new(board, mode="analyse")
+    text = f'[Variant "Standard"]\n\n{SCHOLARS_MATE}\n\n[Variant "Crazyhouse"]\n\n1. e4 *\n\n[Variant "Alice"]\n[White "A"]\n\n1. Nf3 Nf6 *\n'
+    state = board.ok("/api/pgn", {"pgn": text})
+    assert state["moves"] == ["Nf3/B", "Nf6/B"]
+    assert state["note"] == "game 3 loaded: game 1 is Standard, game 2 is Crazyhouse, not Alice chess"
+    assert '[White "A"]' in board.get("/api/pgn")[1]["pgn"]  # the tags of the game taken, not of the first
+
+
+def test_orthodox_chess_is_never_pushed_onto_an_alice_board(board: Board) -> None:
+    """The variant tag of a later game does not make an untagged first game orthodox: it is read
+    as Alice chess, and its first move that Alice chess forbids is refused with the reason."""
+    new(board, mode="analyse")
+    board.ok("/api/move", {"move": "d4"})
+    before = board.state()
+    text = f'{SCHOLARS_MATE}\n\n[Variant "Alice"]\n\n1. Nf3 *\n'
+    status, answer = board.post("/api/pgn", {"pgn": text})
+    assert status == 400 and "move 4. Qxf7" in answer["error"], answer
+    assert board.state() == before
+    status, answer = board.post("/api/pgn", {"pgn": f'[Variant "Standard"]\n\n{SCHOLARS_MATE}'})
+    assert status == 400 and "no Alice chess game in the PGN (its games are Standard)" in answer["error"]
+    assert board.state() == before
+    assert board.ok("/api/move", {"move": "d5"})["moves"] == ["d4/B", "d5/B"]  # the board works on
+
+
+@pytest.mark.parametrize(
+    ("fen", "words"),
+    [
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 100000000000000000000", "move number must be 1 to 9999"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 0", "move number must be 1 to 9999"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 101 50", "halfmove clock must be 0 to 100"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - -1 5", "halfmove clock must be 0 to 100"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - " + "9" * 5000 + " 1", "halfmove clock must be 0 to 100"),
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra", "at most 6"),
+    ],
+)
+def test_fen_fields_are_range_checked(board: Board, fen: str, words: str) -> None:
+    new(board, mode="analyse")
+    before = board.state()
+    for path, body in (("/api/fen", {"fen": fen}), ("/api/pgn", {"pgn": f'[Variant "Alice"]\n[FEN "{fen}"]\n\n*'})):
+        status, answer = board.post(path, body)
+        assert status == 400 and words in answer["error"], answer
+    assert board.state() == before
+
+
+def test_the_largest_move_number_plays_on(board: Board) -> None:
+    state = board.ok("/api/fen", {"fen": "4k3/8/8/8/8/8/8/R3K3 w - - 99 9999"})
+    assert state["fen"].endswith(" 99 9999")
+    state = board.ok("/api/move", {"move": "Kd2"})
+    assert state["result"] == {"result": "1/2-1/2", "reason": "fifty-move rule"}
+    assert board.get("/api/pgn")[0] == 200
+
+
+def test_an_unexpected_error_is_a_500_without_details_and_changes_nothing(
+    board: Board, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    new(board, mode="analyse")
+    board.ok("/api/move", {"move": "e4"})
+    before = board.state()
+
+    def broken(self: object, move: object) -> str:
+        raise RuntimeError("secret detail of a bug")
+
+    monkeypatch.setattr(gui_game.Game, "play", broken)
+    status, _, raw = board.request("POST", "/api/move", b'{"move": "e5"}', {"Content-Type": "application/json"})
+    assert status == 500
+    assert json.loads(raw) == {"error": gui_server.INTERNAL_ERROR} and b"secret" not in raw
+    assert "secret detail of a bug" in capfd.readouterr().err  # the details are on stderr
+    monkeypatch.undo()
+    assert board.state() == before
+    assert board.ok("/api/move", {"move": "e5"})["moves"] == ["e4/B", "e5/B"]
+
+
+def test_a_request_that_fails_half_way_is_undone(board: Board, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The session puts every field back when a handler raises after changing some."""
+    new(board, mode="analyse")
+    board.ok("/api/move", {"move": "e4"})
+    before = board.state()
+    real = gui_session.Session.game_changed
+
+    def half_way(self: gui_session.Session) -> None:
+        real(self)
+        raise RuntimeError("after the change")
+
+    monkeypatch.setattr(gui_session.Session, "game_changed", half_way)
+    assert board.post("/api/move", {"move": "e5"})[0] == 500
+    assert board.post("/api/takeback")[0] == 500
+    monkeypatch.undo()
+    assert board.state() == before

@@ -3,28 +3,32 @@
 A person's path through the page: click and drag a short game against this engine (a move
 landing on board B, a promotion through the chooser, the engine's answers), type moves,
 take back, finish a game, load a FEN, export the PGN and read it back with ``chess.pgn``,
-see errors on the page, and run the analysis. Screenshots of the play and analysis views
-go to ``tests/output/`` (git-ignored) for a human to look at.
+see errors on the page, run the analysis; and the bugs a new user met (issue 22): the check
+marker, phones (360-420 px wide, tap-tap moves), the evaluation bar's label, the graph's
+unknown plies, move wording, the engine panel, hidden lines in Play, resign confirmation,
+Watch mode, variations. Screenshots at 1400, 900 and 390 px wide go to ``tests/output/``
+(git-ignored) for a human to look at. Skipped, naming the package, without Chromium
+(``tests/system_tools.py``); nothing here downloads a browser.
 """
 
 from __future__ import annotations
 
+import datetime
 import io
 import re
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import chess
 import chess.pgn
 import pytest
-from playwright.sync_api import BrowserContext, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, ViewportSize, expect, sync_playwright
 
 import engine.board  # noqa: F401 (registers the Alice variant for chess.pgn)
 from engine.board import AliceBoard
 from gui_helpers import ROOT, Board, alice, running_board
+from system_tools import require_program
 
-CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -59,26 +63,50 @@ def board() -> Iterator[Board]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[BrowserContext]:
-    with tempfile.TemporaryDirectory() as profile, sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, headless=True, args=CHROMIUM_FLAGS, viewport=VIEWPORT
-        )
-        yield context
-        context.close()
+def chromium() -> Iterator[Browser]:
+    executable = require_program("/usr/bin/chromium", "chromium")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()
 
 
-@pytest.fixture
-def page(browser: BrowserContext, board: Board) -> Iterator[Page]:
-    page = browser.new_page()
+@pytest.fixture(scope="module")
+def browser(chromium: Browser) -> Iterator[BrowserContext]:
+    context = chromium.new_context(viewport=VIEWPORT)
+    yield context
+    context.close()
+
+
+def open_page(context: BrowserContext, board: Board) -> tuple[Page, list[str]]:
+    page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(board.url)
+    page.evaluate("localStorage.clear()")  # every test starts from the default preferences
+    page.reload()
     expect(page.locator("#boards .piece").first).to_be_visible()
+    return page, errors
+
+
+@pytest.fixture
+def page(browser: BrowserContext, board: Board) -> Iterator[Page]:
+    page, errors = open_page(browser, board)
     yield page
     page.close()
     assert not errors, errors  # no JavaScript error on the way
+
+
+@pytest.fixture
+def phone(chromium: Browser, board: Board, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """A touch screen ``request.param`` px wide (default 420)."""
+    width = getattr(request, "param", 420)
+    context = chromium.new_context(viewport={"width": width, "height": 900}, has_touch=True, is_mobile=True)
+    page, errors = open_page(context, board)
+    yield page
+    context.close()
+    assert not errors, errors
 
 
 def square(page: Page, board: str, name: str):  # type: ignore[no-untyped-def]
@@ -94,6 +122,7 @@ def moves(page: Page):  # type: ignore[no-untyped-def]
 
 
 def click_move(page: Page, board: str, src: str, dst: str) -> None:
+    expect(square(page, board, src)).to_have_class(_has("movable"))  # the page has the position to move in
     square(page, board, src).click()
     expect(square(page, board, dst)).to_have_class(_has("dest"))
     square(page, board, dst).click()
@@ -114,6 +143,7 @@ def start_play(page: Page, side: str = "white") -> None:
 
 
 def drag(page: Page, board: str, src: str, dst: str) -> None:
+    expect(square(page, board, src)).to_have_class(_has("movable"))
     a = square(page, board, src).bounding_box()
     b = square(page, board, dst).bounding_box()
     assert a and b
@@ -176,6 +206,11 @@ def test_finish_a_game_by_clicks(page: Page) -> None:
     expect(page.locator("#status")).to_contain_text("checkmate")
     expect(square(page, "A", "e8")).to_have_class(_has("check"))
     expect(page.locator("#movelist")).to_contain_text("Bb5/A#")
+    # The marker is drawn (issue 22 bug 1: the board colour rule used to reset its image).
+    image = square(page, "A", "e8").evaluate("el => getComputedStyle(el).backgroundImage")
+    assert "radial-gradient" in image, image
+    color = square(page, "A", "e8").evaluate("el => getComputedStyle(el).backgroundColor")
+    assert color == "rgb(240, 217, 181)", color  # the light square of board A keeps its colour under it
 
 
 def test_load_fen_and_export_pgn(page: Page, board: Board) -> None:
@@ -205,14 +240,14 @@ def test_bad_input_is_shown_and_changes_nothing(page: Page, board: Board) -> Non
     page.fill("#move-input", "e2e5")
     page.press("#move-input", "Enter")
     expect(page.locator("#message")).to_be_visible()
-    expect(page.locator("#message")).to_contain_text("illegal")
+    expect(page.locator("#message")).to_contain_text("the pawn on e2 cannot move to e5")
     expect(piece_on(page, "A", "e2")).to_have_attribute("alt", "P")
     page.fill("#io-text", "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
     page.click("#load-fen")
     expect(page.locator("#message")).to_contain_text("bad FEN")
     page.fill("#io-text", "1. e4 e5 2. Qxf7")
     page.click("#load-pgn")
-    expect(page.locator("#message")).to_contain_text("illegal SAN 'Qxf7'")
+    expect(page.locator("#message")).to_contain_text("no white queen can move to f7")
     assert board.state()["fen"] == chess.STARTING_FEN
     expect(page.locator("#board-A .piece")).to_have_count(32)
 
@@ -240,6 +275,256 @@ def test_analysis_view(page: Page, board: Board) -> None:
     expect(page.locator("#thinking")).to_have_text("")
     page.click("#flip")
     expect(page.locator("#board-A .square").first).to_have_attribute("data-square", "h1")
+
+
+def box(locator: Locator) -> dict[str, float]:
+    found = locator.bounding_box()
+    assert found is not None
+    return found  # type: ignore[return-value]
+
+
+def assert_square_boards(page: Page) -> None:
+    for name in "AB":
+        b = box(page.locator(f"#board-{name}"))
+        assert abs(b["width"] - b["height"]) <= 1, (name, b)
+        cell = box(page.locator(f"#board-{name} .square").first)
+        assert abs(cell["width"] - cell["height"]) <= 1, (name, cell)
+
+
+@pytest.mark.parametrize("phone", [420, 360], indirect=True)
+def test_a_phone_shows_the_whole_page_with_square_boards_and_the_bar(phone: Page, board: Board) -> None:
+    page = phone
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    page.click('#modes button[data-mode="analyse"]')
+    page.click("#ana-new")
+    expect(page.locator("#setup-analyse")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") == width  # nothing sticks out sideways
+    assert_square_boards(page)
+    for name in "AB":
+        b = box(page.locator(f"#board-{name}"))
+        assert b["x"] >= 0 and b["x"] + b["width"] <= width, (name, b)  # board B's h-file is on the screen
+        assert b["width"] >= 8 * 30  # squares a finger can hit
+    bar = box(page.locator("#evalbar"))
+    assert bar["width"] >= 16 and bar["height"] >= 2 * box(page.locator("#board-A"))["height"]  # beside both boards
+    # Tap-tap moves: tap the pawn, tap its square; then a knight.
+    expect(square(page, "A", "e2")).to_have_class(_has("movable"))
+    page.locator('#board-A .square[data-square="e2"]').tap()
+    expect(square(page, "A", "e4")).to_have_class(_has("dest"))
+    page.locator('#board-A .square[data-square="e4"]').tap()
+    expect(piece_on(page, "B", "e4")).to_have_attribute("alt", "P")
+    expect(square(page, "A", "g8")).to_have_class(_has("movable"))
+    page.locator('#board-A .square[data-square="g8"]').tap()
+    page.locator('#board-A .square[data-square="f6"]').tap()
+    expect(piece_on(page, "B", "f6")).to_have_attribute("alt", "n")
+    assert board.state()["moves"] == ["e4/B", "Nf6/B"]
+    assert page.evaluate("document.documentElement.scrollWidth") == width
+
+
+def test_the_bar_label_is_never_clipped(page: Page) -> None:
+    page.click('#modes button[data-mode="analyse"]')
+    page.click("#ana-new")
+    page.click("#analyse-toggle")
+    expect(page.locator("#evaltext")).not_to_have_text("")
+    page.click("#analyse-toggle")
+    expect(page.locator("#thinking")).to_have_text("")
+    for text in ("+0.09", "-12.35", "#-12"):
+        fits = page.evaluate(
+            """text => {
+                const label = document.getElementById("evaltext");
+                label.textContent = text;
+                const own = label.getBoundingClientRect();
+                // Not cut by its own box, nor by any ancestor that clips.
+                let clipped = label.scrollWidth > label.clientWidth + 1;
+                for (let el = label.parentElement; el; el = el.parentElement) {
+                    const style = getComputedStyle(el);
+                    if (style.overflow !== "visible" || style.overflowX !== "visible") {
+                        const r = el.getBoundingClientRect();
+                        clipped ||= own.left < r.left || own.right > r.right;
+                    }
+                }
+                return !clipped && own.left >= 0 && own.width > 0;
+            }""",
+            text,
+        )
+        assert fits, text
+
+
+def load_pgn(page: Page, text: str) -> None:
+    page.fill("#io-text", text)
+    page.click("#load-pgn")
+
+
+def test_the_graph_draws_unevaluated_plies_as_unknown(page: Page, board: Board) -> None:
+    page.click('#modes button[data-mode="analyse"]')
+    evals = ["0.10", "0.20", "-0.30", "0.40", "-1.50", "2.00"]
+    moves = SAMPLE_GAME.split("\n\n", 1)[1].split()
+    # Evaluations for plies 5..10 only (the comment after each of those moves).
+    marked, ply = [], 0
+    for token in moves:
+        marked.append(token)
+        if not token[0].isdigit() and token != "*":
+            ply += 1
+            if 5 <= ply <= 10:
+                marked.append(f"{{[%eval {evals[ply - 5]}]}}")
+    load_pgn(page, SAMPLE_GAME.split("\n\n", 1)[0] + "\n\n" + " ".join(marked))
+    expect(moves_locator(page)).to_have_count(40)
+    expect(page.locator("#graph-wrap")).to_be_visible()
+    dark = page.locator("#graph .graph-dark")
+    expect(dark).to_have_count(1)
+    assert (dark.get_attribute("data-from"), dark.get_attribute("data-to")) == ("5", "10")
+    step = 400 / 40
+    x, width = float(dark.get_attribute("x") or 0), float(dark.get_attribute("width") or 0)
+    assert abs(x - 4.5 * step) < 0.01 and abs(x + width - 10.5 * step) < 0.01  # nothing dark outside plies 5-10
+    expect(page.locator("#graph .graph-unknown")).to_have_count(1)
+    expect(page.locator("#graph-note")).to_contain_text("not evaluated")
+    page.locator("#graph-wrap").screenshot(path=str(OUTPUT / "graph-partial.png"))
+
+
+def moves_locator(page: Page) -> Locator:
+    return page.locator("#movelist .move")
+
+
+def test_moves_are_counted_as_players_count_them(page: Page, board: Board) -> None:
+    page.click('#modes button[data-mode="analyse"]')
+    load_pgn(page, SAMPLE_GAME)
+    expect(moves_locator(page)).to_have_count(40)
+    moves_locator(page).nth(15).click()  # ply 16: Black's 8th move
+    expect(page.locator("#status")).to_have_text("Viewing the position after 8… Na4/A · the line goes on to 20… Kd8/B")
+    expect(page.locator("#movelist li").nth(7).locator(".number")).to_have_text("8.")
+    page.click("#nav-first")
+    expect(page.locator("#status")).to_contain_text("Viewing the start position")
+
+
+def test_error_messages_say_why(page: Page) -> None:
+    page.click('#modes button[data-mode="analyse"]')
+    page.click("#ana-new")
+    page.fill("#move-input", "Nc3/A")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#message")).to_have_text(
+        "Nc3/A: the knight lands on board B (every move passes to the other board), so it is Nc3/B"
+    )
+    expect(page.locator("#move-input")).to_have_value("Nc3/A")  # given back to correct
+    page.fill("#io-text", "4k3/8/8/8/8/8/P7/r3K3 w - - 0 1")
+    page.click("#load-fen")
+    expect(page.locator("#status")).to_contain_text("check")
+    page.fill("#move-input", "a3")
+    page.press("#move-input", "Enter")
+    expect(page.locator("#message")).to_contain_text("your king is in check (on e1, board A)")
+    expect(page.locator("#message")).not_to_contain_text("/8/")  # no raw FEN
+
+
+def test_play_hides_the_engine_lines_until_asked_and_clears_them_on_take_back(page: Page, board: Board) -> None:
+    start_play(page)
+    expect(page.locator("#show-lines-toggle")).to_be_visible()
+    expect(page.locator("#show-lines")).not_to_be_checked()
+    click_move(page, "A", "e2", "e4")
+    expect(moves_locator(page)).to_have_count(2)
+    expect(page.locator("#lines tr")).to_have_count(0)
+    expect(page.locator("#no-lines")).to_contain_text("Hidden while you play")
+    expect(page.locator("#evaltext")).to_have_text("")  # no score either
+    assert board.state()["lines"], "the engine did report lines"
+    page.check("#show-lines")
+    expect(page.locator("#lines tr")).to_have_count(1)
+    expect(page.locator("#thinking")).to_have_text("· after 1. e4/B")  # the position the engine searched
+    expect(page.locator("#evaltext")).to_have_text(page.locator("#lines .score").first.inner_text())
+    page.reload()
+    expect(page.locator("#show-lines")).to_be_checked()  # the choice is kept
+    page.click("#takeback")
+    expect(moves_locator(page)).to_have_count(0)
+    expect(page.locator("#lines tr")).to_have_count(0)  # panel and bar agree: nothing for this position
+    expect(page.locator("#no-lines")).to_have_text("No engine lines for this position.")
+    expect(page.locator("#evaltext")).to_have_text("")
+
+
+def test_resign_asks_first(page: Page, board: Board) -> None:
+    start_play(page)
+    click_move(page, "A", "d2", "d4")
+    expect(moves_locator(page)).to_have_count(2)
+    page.click("#resign")
+    expect(page.locator("#resign-confirm")).to_be_visible()
+    assert board.state()["result"] is None
+    page.click("#resign-no")
+    expect(page.locator("#resign-confirm")).to_be_hidden()
+    expect(page.locator("#resign")).to_be_visible()
+    assert board.state()["result"] is None
+    page.click("#resign")
+    page.click("#resign-yes")
+    expect(page.locator("#status")).to_contain_text("0-1 · Black wins (White resigned)")
+    text = board.get("/api/pgn")[1]["pgn"]
+    game = chess.pgn.read_game(io.StringIO(text))
+    assert game is not None
+    assert game.headers["Date"] == datetime.date.today().strftime("%Y.%m.%d")
+    assert game.headers["Termination"] == "normal"
+    assert re.fullmatch(r".+, (Level \d \(Elo \d+\)|[\d,]+ nodes per move)", game.headers["Black"]), game.headers["Black"]
+
+
+def test_watch_mode_has_no_move_box(page: Page, board: Board) -> None:
+    page.click('#modes button[data-mode="watch"]')
+    expect(page.locator("#setup-watch")).to_be_visible()
+    expect(page.locator("#move-form")).to_be_hidden()
+    expect(page.locator("#hint")).to_be_hidden()
+    for select in ("#white-strength", "#black-strength"):
+        page.select_option(select, FAST)
+    page.click("#watch-new")
+    expect(moves_locator(page).first).to_be_visible()  # the engines play
+    expect(page.locator("#move-form")).to_be_hidden()
+    page.click("#pause")
+    expect(page.locator("#pause")).to_have_text("Resume")
+    page.click('#modes button[data-mode="analyse"]')
+    expect(page.locator("#move-form")).to_be_visible()
+    expect(page.locator("#hint")).to_be_visible()
+
+
+def test_a_move_at_an_earlier_ply_keeps_the_game(page: Page, board: Board) -> None:
+    page.click('#modes button[data-mode="analyse"]')
+    page.click("#ana-new")
+    for src, dst in [("e2", "e4"), ("d7", "d5"), ("f1", "e2")]:
+        click_move(page, "A", src, dst)
+    moves_locator(page).nth(0).click()  # back to 1. e4/B
+    expect(moves_locator(page).nth(0)).to_have_class(_has("current"))
+    click_move(page, "A", "e7", "e5")  # a different reply: a variation, the game stays
+    expect(moves_locator(page)).to_have_count(2)
+    expect(page.locator("#movelist .variation")).to_have_text("1… d5/B")
+    expect(page.locator("#line-note")).to_be_visible()
+    page.screenshot(path=str(OUTPUT / "variation.png"))
+    page.click("#movelist .variation")
+    expect(moves_locator(page)).to_have_count(3)  # the game's line, whole
+    expect(page.locator("#movelist .variation")).to_have_text("1… e5/B")
+    page.click("#export-pgn")
+    expect(page.locator("#io-text")).to_have_value(re.compile(r"\( 1\.\.\. e5/B \)"))
+    game = chess.pgn.read_game(io.StringIO(page.locator("#io-text").input_value()))
+    assert game is not None and not game.errors
+    assert [v.move.uci() for v in game.next().variations] == ["d7d5", "e7e5"]
+
+
+@pytest.mark.parametrize(("width", "height"), [(1400, 900), (900, 900), (390, 844)])
+def test_screenshots_at_three_widths(chromium: Browser, board: Board, width: int, height: int) -> None:
+    """The analysis of a game with two lines and a variation, as a person sees it at each width."""
+    board.ok("/api/mode", {"mode": "analyse"})
+    board.ok("/api/pgn", {"pgn": SAMPLE_GAME})
+    board.ok("/api/analysis", {"on": False})
+    board.ok("/api/review")
+    board.wait_for(lambda s: all(e is not None for e in s["evals"]) and not s["reviewing"], timeout=240)
+    state = board.ok("/api/goto", {"ply": 16})
+    board.ok("/api/move", {"move": sorted(state["legal"])[0]})  # a variation at move 9
+    board.ok("/api/analysis", {"on": True, "multipv": 2})
+    board.wait_for(lambda s: len(s["lines"]) == 2 and all(line.get("depth", 0) >= 4 for line in s["lines"]))
+    context = chromium.new_context(viewport={"width": width, "height": height})
+    try:
+        page, errors = open_page(context, board)
+        expect(page.locator("#lines tr")).to_have_count(2)
+        expect(page.locator("#graph polyline")).to_have_count(1)
+        assert page.evaluate("document.documentElement.scrollWidth") == width
+        assert_square_boards(page)
+        if width >= 900:  # the lines and the move list in view, not below the fold
+            for card in ("#lines", "#movelist"):
+                found = box(page.locator(card))
+                assert found["y"] + found["height"] <= height, (card, found)
+        page.screenshot(path=str(OUTPUT / f"gui-{width}.png"), full_page=width < 500)
+        assert not errors, errors
+    finally:
+        board.ok("/api/analysis", {"on": False})
+        context.close()
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -6,6 +6,10 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
+from system_tools import require_program
+
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "build-fairy-stockfish.sh"
 
@@ -14,6 +18,13 @@ FAKE_MAKEFILE = """build:
 \tchmod +x stockfish
 \techo "ARCH=$(ARCH)" > arch.txt
 """
+
+
+@pytest.fixture(autouse=True)
+def _git_and_make() -> None:
+    """The script clones with git and builds with make (not installed by pip)."""
+    require_program("git", "git")
+    require_program("make", "make")
 
 
 def _git(*args: str, cwd: Path) -> None:

@@ -34,7 +34,7 @@ def test_full_command_line() -> None:
     assert la.tc == parse_tc("40/60+0.6") and lg.tc == parse_tc("10+0.1")  # the engine's own value wins
     assert la.margin_ms == lg.margin_ms == 50
     assert (config.games, config.rounds, config.total_games, config.repeat, config.concurrency) == (2, 50, 100, 2, 2)
-    assert len(config.openings) == 50  # one per pair of games
+    assert len(config.openings) == 300  # the whole book, in playing order (game n: n-th pair's opening)
     assert (config.pgnout, config.pgn_min, config.recover, config.event, config.rating_interval) == (
         "out.pgn", True, True, "Test match", 5)  # fmt: skip
     assert config.sprt == Sprt(0, 5, 0.05, 0.1)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from alice_match.cli import main, parse_args
-from alice_match.match import run_match
+from alice_match.match import Match, run_match
 from alice_match.stats import Sprt, SprtResult
 from engine.position import STARTING_FEN
 from matchargs import each, scripted
@@ -182,13 +182,15 @@ def test_crash_with_recover_continues(tmp_path: Path) -> None:
     assert r.lines("Score of crashy vs good: ")[-1] == "Score of crashy vs good: 0 - 4 - 0  [0.000] 4"
 
 
-def test_engine_that_cannot_start_aborts() -> None:
+def test_engine_that_cannot_start_is_bad_configuration() -> None:
     config, _ = parse_args([*scripted("nouci", name="mute"), *scripted("first"), *each(nodes=1), "-games", "2"])
     config.start_timeout = 0.5
     out, err = io.StringIO(), io.StringIO()
     status, match = run_match(config, out, err)
-    assert status == 1 and match.score.games == 0
-    assert "Error: engine mute did not send uciok in time; stopping the match" in out.getvalue()
+    assert status == 2 and match.score.games == 0 and "Started game" not in out.getvalue()
+    assert err.getvalue() == (
+        "alice-match: engine 1 (mute) cannot play: engine mute did not send uciok in time; it printed nothing\n"
+    )
 
 
 def test_engine_without_uci_variant_gets_a_warning() -> None:
@@ -386,3 +388,34 @@ def test_main_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert "at least two engines" in capsys.readouterr().err
     assert main(["-help"]) == 0
     assert "-engine" in capsys.readouterr().out
+
+
+def test_pentanomial_pairs_and_their_sprt_in_a_paired_match() -> None:
+    r = run([
+        *scripted("illegal", "1", name="bad"), *scripted("first", name="good"), *each(nodes=1),
+        "-games", "2", "-rounds", "3", "-repeat", "-sprt", "elo0=0", "elo1=5",
+    ])  # fmt: skip
+    assert r.status == 0 and r.match.score.losses == 6
+    assert r.match.pentanomial.counts == (3, 0, 0, 0, 0)  # every pair lost twice by the first engine
+    assert r.lines("Pairs (LL, LD, DD/WL, WD, WW): 3, 0, 0/0, 0, 0; Elo difference: ")
+    assert Sprt(0, 5).status_pentanomial([3, 0, 0, 0, 0]).summary() in r.out.splitlines()
+    trinomial = run([
+        *scripted("illegal", "1", name="bad"), *scripted("first", name="good"), *each(nodes=1),
+        "-games", "2", "-repeat", "-sprt", "elo0=0", "elo1=5", "model=trinomial",
+    ])  # fmt: skip
+    assert Sprt(0, 5).status(0, 2, 0).summary() in trinomial.out.splitlines()
+
+
+def test_pairs_are_counted_once_whatever_order_their_games_finish() -> None:
+    config, _ = parse_args([*scripted("first", name="a"), *scripted("first", name="b"), *each(nodes=1),
+                            "-games", "2", "-rounds", "2", "-repeat"])  # fmt: skip
+    match = Match(config, io.StringIO(), io.StringIO())
+    slots = [match.schedule.next_slot() for _ in range(4)]
+    assert [(s.white, s.black) for s in slots if s] == [(0, 1), (1, 0), (0, 1), (1, 0)]
+    for number, result in ((2, "1-0"), (4, "0-1"), (1, "1/2-1/2"), (3, "1-0")):
+        slot = slots[number - 1]
+        assert slot is not None
+        match._count(slot, result, "normal", "")
+        if number == 4:
+            assert match.pentanomial.pairs == 0  # one game of each pair so far
+    assert match.pentanomial.counts == (0, 1, 0, 0, 1)  # pair 1: a drew and lost; pair 2: a won both

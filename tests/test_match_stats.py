@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from alice_match.stats import Elo, Sprt, elo_from_score, phi_inv
+from alice_match.stats import Elo, Pentanomial, Sprt, elo_from_score, llr_logistic, mle_with_mean, phi_inv
 
 
 @pytest.mark.parametrize(
@@ -91,3 +91,64 @@ def test_sprt_decisions() -> None:
     assert sprt.llr(120, 100, 180) > sprt.llr(110, 100, 180)  # more wins, more evidence for H1
     text = sprt.status(100, 80, 120).summary()
     assert text.startswith("SPRT: llr 0.43 (14.6%), lbound -2.94, ubound 2.94")
+
+
+# ------------------------------------------------------------------ pentanomial (fishtest)
+def test_pentanomial_elo_by_hand() -> None:
+    # 20 pairs, 40 games: mean score (4 * 0.5 + 8 * 1 + 5 * 1.5 + 2 * 2) / 40 = 0.5375; the
+    # per-game variance sum n (k/2 - 1.075)^2 / 40 = 5.1375 / 40; its 95% interval of the mean
+    # 0.5375 +- 1.959964 * sqrt(0.1284375 / 40) = [0.426438, 0.648562] -> Elo -51.49 .. 106.44.
+    elo, error = Pentanomial((1, 4, 8, 5, 2)).elo()
+    assert elo == pytest.approx(-400 * math.log10(1 / 0.5375 - 1)) == pytest.approx(26.107, abs=1e-3)
+    assert error == pytest.approx((106.44 + 51.49) / 2, abs=0.02)
+    # an empty class counts 0.001 (fishtest's regularization): all pairs won is not infinite
+    won, won_error = Pentanomial((0, 0, 0, 0, 10)).elo()
+    assert won == pytest.approx(-400 * math.log10(1 / (1 - 1e-3) - 1))
+    assert math.isfinite(won_error)
+
+
+def test_pentanomial_counts_split_the_middle_class() -> None:
+    p = Pentanomial().add(1, 0).add(0.5, 0.5).add(0, 1).add(1, 0.5).add(0, 0).add(1, 1).add(0.5, 0)
+    assert p.counts == (1, 1, 3, 1, 1) and (p.dd, p.wl) == (1, 2) and p.pairs == 7
+    assert p.summary().startswith("Pairs (LL, LD, DD/WL, WD, WW): 1, 1, 1/2, 1, 1; Elo difference: ")
+
+
+@pytest.mark.parametrize(
+    ("counts", "elo0", "elo1"),
+    [([10, 20, 40, 22, 12], 0, 5), ([1, 4, 8, 5, 2], -3, 1), ([0, 3, 0, 0, 9], 0, 10), ([5, 0, 7], 0, 20)],
+)
+def test_pentanomial_llr_against_the_optimality_conditions(counts: list[int], elo0: float, elo1: float) -> None:
+    """The LLR is N * sum p log(q1 / q0), q0 and q1 the likelihood-closest distributions with
+    expected score L(elo0) and L(elo1): checked by the Lagrange conditions of that maximum
+    (p_i / q_i affine in the class value, sum q = 1, mean = the score), not by the bisection."""
+    regular = [c if c else 1e-3 for c in counts]
+    total = sum(regular)
+    p = [c / total for c in regular]
+    values = [k / (len(counts) - 1) for k in range(len(counts))]
+    qs = []
+    for elo in (elo0, elo1):
+        score = 1 / (1 + 10 ** (-elo / 400))
+        q = mle_with_mean(values, p, score)
+        assert sum(q) == pytest.approx(1, abs=1e-12)
+        assert sum(v * x for v, x in zip(values, q)) == pytest.approx(score, abs=1e-12)
+        ratio = [a / b for a, b in zip(p, q)]  # = lambda + mu * value at the maximum
+        slope = (ratio[-1] - ratio[0]) / (values[-1] - values[0])
+        for v, r in zip(values, ratio):
+            assert r == pytest.approx(ratio[0] + slope * (v - values[0]), rel=1e-9)
+        qs.append(q)
+    expected = total * sum(a * math.log(b / c) for a, c, b in zip(p, *qs))
+    assert llr_logistic(elo0, elo1, counts) == pytest.approx(expected, rel=1e-12)
+    if len(counts) == 5:
+        assert Sprt(elo0, elo1).llr_pentanomial(counts) == pytest.approx(expected, rel=1e-12)
+
+
+def test_pentanomial_llr_pinned_and_decisions() -> None:
+    assert Sprt(0, 5).llr_pentanomial([10, 20, 40, 22, 12]) == pytest.approx(0.1037620, abs=1e-6)
+    assert Sprt(0, 5).llr_pentanomial([0, 0, 0, 0, 0]) == 0.0
+    assert Sprt(-3, 1).status_pentanomial([10789, 19328, 33806, 19402, 10543]).llr == pytest.approx(2.131068, 1e-6)
+    win = Sprt(0, 10).status_pentanomial([10, 40, 100, 80, 40])
+    assert win.decision == "H1" and win.llr >= win.upper
+    lose = Sprt(0, 10).status_pentanomial([40, 80, 100, 40, 10])
+    assert lose.decision == "H0" and lose.llr <= lose.lower
+    # symmetric results, symmetric hypotheses: no evidence either way
+    assert Sprt(-5, 5).llr_pentanomial([3, 7, 20, 7, 3]) == pytest.approx(0, abs=1e-9)

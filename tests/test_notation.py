@@ -56,6 +56,7 @@ def test_promotion_and_castling_uci() -> None:
 BAD_UCI = [
     # (position, text, message fragment, why)
     (STARTING_FEN, "", "malformed", "empty"),
+    (STARTING_FEN, "0\n0", "malformed", "a newline inside the text (was an AttributeError)"),
     (STARTING_FEN, "e2", "malformed", "half a move"),
     (STARTING_FEN, "e2e4e5", "malformed", "trailing square"),
     (STARTING_FEN, "e2-e4", "malformed", "dash is not UCI"),
@@ -158,6 +159,7 @@ BAD_SAN = [
     (STARTING_FEN, "Ki9", "malformed", "unknown square"),
     (STARTING_FEN, "Xe4", "malformed", "unknown piece letter"),
     (STARTING_FEN, "", "malformed", "empty"),
+    (STARTING_FEN, "0\n0", "malformed", "a newline inside the text (was an AttributeError)"),
     (STARTING_FEN, "O-O", "illegal", "castling blocked"),
     (STARTING_FEN, "Nd2", "illegal", "own pawn on d2"),
     ("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1", "Nd2", "ambiguous", "two knights reach d2"),

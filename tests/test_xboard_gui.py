@@ -39,7 +39,7 @@ import pytest
 
 from engine import Position, parse_uci
 from installed import CHILD_CWD, ROOT, engine_command
-from system_tools import find_program, require_program
+from system_tools import REQUIRE_ENV, SKIP_PREFIX, find_program, require_program, required
 from uci.xboard_board import fen_from_xboard, move_text, wide_fen
 
 OUTPUT = Path(ROOT) / "tests" / "output"
@@ -227,10 +227,11 @@ class Mouse:
     def __init__(self, display_name: str) -> None:
         path = ctypes.util.find_library("Xtst")
         x11_path = ctypes.util.find_library("X11")
-        if path is None or x11_path is None:
-            if os.environ.get("ALICE_REQUIRE_SYSTEM_TOOLS", "") not in ("", "0"):
-                pytest.fail("missing library libXtst: install it with `apt-get install libxtst6`", pytrace=False)
-            pytest.skip("missing library libXtst: install it with `apt-get install libxtst6`")
+        if path is None or x11_path is None:  # the skip-or-fail rule of system_tools, for a library
+            reason = f"{SKIP_PREFIX} libXtst.so.6: install it with `apt-get install libxtst6`"
+            if required():
+                pytest.fail(f"{reason} ({REQUIRE_ENV} is set)", pytrace=False)
+            pytest.skip(reason)
         self.x11, self.xtst = ctypes.CDLL(x11_path), ctypes.CDLL(path)
         self.x11.XOpenDisplay.restype = ctypes.c_void_p
         self.x11.XOpenDisplay.argtypes = [ctypes.c_char_p]

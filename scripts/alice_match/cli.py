@@ -1,4 +1,31 @@
-"""``alice-match``: run Alice chess matches and tournaments between UCI engines, cutechess-cli style.
+"""``alice-match``: the command line (``USAGE`` lists the options) into a ``MatchConfig``.
+
+The help text is a constant, not this docstring, so ``python -OO`` (no docstrings) keeps it.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from .game import DrawAdjudication, GameSettings, ResignAdjudication
+from .match import MatchConfig, SetupError, check_outputs, one_line, run_match
+from .openings import DEFAULT_BOOK, OpeningBook, OpeningError, load_book
+from .report import report_format
+from .resume import ResumeError, read_text
+from .schedule import KINDS, POLICIES
+from .standings import FormatError, format_help, parse_format
+from .stats import Sprt
+from .tc import Limits, TcError, parse_count, parse_seconds, parse_tc
+from .cluster import ClusterSpec, parse_cluster
+from .uci_process import EngineConfig, unrunnable
+
+USAGE = """alice-match: run Alice chess matches and tournaments between UCI engines, cutechess-cli style.
 
     alice-match -engine cmd=alice-engine name=alice option.Hash=32 \\
                 -engine cmd="python -m alice_match.players greedy" name=greedy \\
@@ -41,7 +68,10 @@ Options (as in cutechess-cli where it has them):
   -report FILE.md|FILE.html   standings and crosstable for a web site
   -concurrency N        games played at once (default 1)
   -wait MS              pause between games
-  -sprt elo0=E0 elo1=E1 alpha=A beta=B   stop when the test decides (two engines)
+  -sprt elo0=E0 elo1=E1 [alpha=A] [beta=B] [model=pentanomial|trinomial]
+                        stop when the test decides (two engines); pentanomial (fishtest's, over
+                        game pairs, logistic Elo) is the default with -repeat, else trinomial
+                        (cutechess's, BayesElo)
   -draw movenumber=N movecount=N score=CP
   -resign movecount=N score=CP [twosided=true|false]
   -maxmoves N           draw after N full moves
@@ -54,26 +84,16 @@ Options (as in cutechess-cli where it has them):
                         Rank,Name,Elo,Games (-resultformat help lists them)
   -debug                engine I/O (and the engines' stderr) on stderr
   -stalltimeout SECONDS how long an engine without a clock may think (default 60)
+  -cluster ADDRESS|local:N [timeout=S] [tcscale=on]
+                        play the games on a Dask cluster (pip install 'alice-engine[cluster]'):
+                        a scheduler's address (tcp://host:8786) or N local worker processes;
+                        timeout= to reach it (default 10 s); tcscale=on scales time controls
+                        by each worker's measured speed (see docs/cluster.md)
+
+Bad configuration (an unknown option, a bad value, a file that cannot be read or written, an
+engine that cannot be started or does not complete its handshake before the first game) gets
+one "alice-match: ..." line on stderr and exit status 2, before any game starts.
 """
-
-from __future__ import annotations
-
-import os
-import shutil
-import sys
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-
-from .game import DrawAdjudication, GameSettings, ResignAdjudication
-from .match import MatchConfig, run_match
-from .openings import DEFAULT_BOOK, OpeningBook, OpeningError, load_book
-from .report import report_format
-from .schedule import KINDS, POLICIES
-from .standings import FormatError, format_help, parse_format
-from .stats import Sprt
-from .tc import Limits, TcError, parse_count, parse_seconds, parse_tc
-from .uci_process import EngineConfig
 
 OPTIONS_WITH_VALUES = {
     "-engine": None,
@@ -106,6 +126,7 @@ OPTIONS_WITH_VALUES = {
     "-resultformat": 1,
     "-debug": 0,
     "-stalltimeout": 1,
+    "-cluster": (1, 3),
     "-help": 0,
     "--help": 0,
     "-h": 0,
@@ -118,9 +139,10 @@ DEFAULT_REPEAT = 2  # -repeat without a number
 PASSED_THROUGH = (
     "repeat", "pgnout", "pgn_min", "concurrency", "sprt", "recover", "event", "site", "rating_interval", "debug",
     "tournament", "swap", "reverse", "seeds", "epdout", "outcome_interval", "wait_ms", "result_format", "report",
-    "resume",
+    "resume", "cluster",
 )  # fmt: skip
 DEFAULT_STALL_TIMEOUT = 60.0  # seconds
+MAX_CONCURRENCY = 256  # games at once on this machine (each has two engine processes)
 
 
 class UsageError(ValueError):
@@ -286,6 +308,7 @@ class Options:
     result_format: list[str] = field(default_factory=lambda: parse_format("default"))
     debug: bool = False
     stall_timeout: float = DEFAULT_STALL_TIMEOUT
+    cluster: ClusterSpec | None = None
 
 
 # --------------------------------------------------------------------- one handler per option
@@ -338,16 +361,20 @@ def _report(o: Options, option: str, values: list[str]) -> None:
 
 def _sprt(o: Options, option: str, values: list[str]) -> None:
     kv = dict(key_values(option, values))
-    if not {"elo0", "elo1"} <= set(kv) or set(kv) - {"elo0", "elo1", "alpha", "beta"}:
-        raise UsageError("-sprt takes elo0=E0 elo1=E1 [alpha=A] [beta=B]")
+    if not {"elo0", "elo1"} <= set(kv) or set(kv) - {"elo0", "elo1", "alpha", "beta", "model"}:
+        raise UsageError("-sprt takes elo0=E0 elo1=E1 [alpha=A] [beta=B] [model=pentanomial|trinomial]")
+    if kv.get("model", "pentanomial") not in ("pentanomial", "trinomial"):
+        raise UsageError(f"-sprt: model={kv['model']}: expected pentanomial or trinomial")
     sprt = Sprt(
         _float(option, kv["elo0"]),
         _float(option, kv["elo1"]),
         _float(option, kv.get("alpha", "0.05")),
         _float(option, kv.get("beta", "0.05")),
+        kv.get("model", ""),
     )
-    if not (0 < sprt.alpha < 1 and 0 < sprt.beta < 1) or sprt.elo0 == sprt.elo1:
-        raise UsageError("-sprt: need 0 < alpha, beta < 1 and elo0 != elo1")
+    finite = all(math.isfinite(x) and abs(x) < 1e4 for x in (sprt.elo0, sprt.elo1))
+    if not (0 < sprt.alpha < 1 and 0 < sprt.beta < 1) or sprt.elo0 == sprt.elo1 or not finite:
+        raise UsageError("-sprt: need 0 < alpha, beta < 1, elo0 != elo1, and Elo bounds within +-10000")
     o.sprt = sprt
 
 
@@ -380,12 +407,25 @@ def _result_format(o: Options, option: str, values: list[str]) -> None:
 
 def _stall_timeout(o: Options, option: str, values: list[str]) -> None:
     o.stall_timeout = _float(option, values[0])
-    if o.stall_timeout <= 0:
-        raise UsageError("-stalltimeout must be positive")
+    if not 0 < o.stall_timeout < 1e9:
+        raise UsageError("-stalltimeout must be a positive number of seconds")
+
+
+def _concurrency(o: Options, option: str, values: list[str]) -> None:
+    o.concurrency = _int(option, values[0])
+    if o.concurrency > MAX_CONCURRENCY:
+        raise UsageError(f"-concurrency {o.concurrency}: at most {MAX_CONCURRENCY} games at once")
+
+
+def _cluster(o: Options, option: str, values: list[str]) -> None:
+    try:
+        o.cluster = parse_cluster(values[0], dict(key_values(option, values[1:])))
+    except ValueError as error:
+        raise UsageError(f"-cluster: {error}") from None
 
 
 def _help(o: Options, option: str, values: list[str]) -> None:
-    raise HelpRequested(__doc__.strip())
+    raise HelpRequested(USAGE.strip())
 
 
 def _setter(attr: str, convert: Callable[[str, list[str]], object]) -> Callable[[Options, str, list[str]], None]:
@@ -412,7 +452,7 @@ HANDLERS: dict[str, Callable[[Options, str, list[str]], None]] = {
     "-noswap": _setter("swap", lambda option, v: False),
     "-reverse": _setter("reverse", lambda option, v: True),
     "-seeds": _setter("seeds", _count(0)),
-    "-concurrency": _setter("concurrency", _count()),
+    "-concurrency": _concurrency,
     "-wait": _setter("wait_ms", _count(0)),
     "-openings": _openings,
     "-pgnout": _pgnout,
@@ -432,6 +472,7 @@ HANDLERS: dict[str, Callable[[Options, str, list[str]], None]] = {
     "-resultformat": _result_format,
     "-debug": _setter("debug", lambda option, v: True),
     "-stalltimeout": _stall_timeout,
+    "-cluster": _cluster,
     "-help": _help,
     "--help": _help,
     "-h": _help,
@@ -462,6 +503,8 @@ def check_options(o: Options) -> None:
         raise UsageError("-rounds: a knockout has no rounds to repeat (use -games)")
     if o.sprt is not None and len(o.engines) != 2:
         raise UsageError("-sprt needs exactly two engines")
+    if o.sprt is not None and o.sprt.model == "pentanomial" and not (o.repeat == 2 and o.swap):
+        raise UsageError("-sprt model=pentanomial counts game pairs: give -repeat (each opening twice, colours swapped)")
     if o.resume and not o.pgnout:
         raise UsageError("-resume continues the games of -pgnout FILE: give -pgnout")
 
@@ -515,12 +558,14 @@ def build_config(o: Options, engines: list[EngineConfig], limits: list[Limits], 
 
 
 def load_openings(spec: dict[str, str], config: MatchConfig) -> None:
-    """Fill ``config.openings`` from ``-openings`` (enough for the whole schedule)."""
+    """Fill ``config.openings`` from ``-openings``: the book in playing order (shuffled with
+    ``-srand`` for ``order=random``, from ``start=``); game ``n``'s opening index wraps around it."""
     path = spec["file"]
     if path == "default":
         path = DEFAULT_BOOK
-    if not os.path.exists(path):
-        raise UsageError(f"-openings: no such file {path!r}")
+    problem = unreadable(path)
+    if problem:
+        raise UsageError(f"-openings file={spec['file']}: {problem}")
     try:
         plies = _int("-openings plies", spec["plies"]) if "plies" in spec else None
         book = OpeningBook(
@@ -530,8 +575,32 @@ def load_openings(spec: dict[str, str], config: MatchConfig) -> None:
         )
     except OpeningError as error:
         raise UsageError(f"-openings: {error}") from None
-    needed = config.openings_needed()
-    config.openings = book.sequence(needed if needed is not None else len(book.openings), config.seed)
+    config.openings = book.sequence(len(book.openings), config.seed)
+
+
+def unreadable(path: str) -> str | None:
+    """Why ``path`` is no readable regular file (``None`` if it is one)."""
+    if not os.path.exists(path):
+        return "no such file"
+    if os.path.isdir(path):
+        return "is a folder, not a file"
+    if not os.path.isfile(path):
+        return "is not a regular file"
+    if not os.access(path, os.R_OK):
+        return "cannot be read (permission denied)"
+    return None
+
+
+def check_resume(config: MatchConfig) -> None:
+    """``-resume``: the ``-pgnout`` file, if it exists, must be UTF-8 text (its games are read
+    when the run starts)."""
+    path = config.pgnout
+    if not config.resume or path is None or not os.path.exists(path) or os.path.isdir(path):
+        return
+    try:
+        read_text(path)
+    except ResumeError as error:
+        raise UsageError(f"-resume: {error}") from None
 
 
 def parse_args(argv: Sequence[str]) -> tuple[MatchConfig, int]:
@@ -546,43 +615,58 @@ def parse_args(argv: Sequence[str]) -> tuple[MatchConfig, int]:
     return config, seed
 
 
-def unrunnable(config: EngineConfig) -> str | None:
-    """Why ``config``'s command cannot be run (not found, not executable), or ``None``."""
-    program = config.argv()[0]
-    if os.sep in program or (os.altsep and os.altsep in program):
-        path = os.path.join(config.dir, program) if config.dir and not os.path.isabs(program) else program
-        if not os.path.isfile(path):
-            return f"no such file {program!r}"
-        if not os.access(path, os.X_OK):
-            return f"{program!r} is not executable"
-        return None
-    if shutil.which(program) is None:
-        return f"command not found: {program!r}"
-    return None
-
-
 def check_commands(config: MatchConfig) -> None:
-    """Every engine's command must exist before any game starts."""
+    """Every engine's command must exist before any game starts (on this machine; on a
+    cluster every worker checks its own)."""
+    if config.cluster is not None:
+        return  # commands and dir= name things on the workers: they check them
     for i, engine in enumerate(config.engines, 1):
+        if engine.dir is not None and not os.path.isdir(engine.dir):
+            raise UsageError(f"engine {i} ({engine.name or engine.cmd}): dir={engine.dir}: no such folder")
         problem = unrunnable(engine)
         if problem:
             raise UsageError(f"engine {i} ({engine.name or engine.cmd}): {problem}")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
+def check_files(config: MatchConfig) -> None:
+    """Every file the run reads or writes, before any engine starts."""
+    try:
+        check_outputs(config)
+    except SetupError as error:
+        raise UsageError(str(error)) from None
+    check_resume(config)
+
+
+def prepare(argv: Sequence[str]) -> MatchConfig:
+    """The checked configuration of a command line; raises ``UsageError`` (or ``HelpRequested``)."""
+    config, _ = parse_args(argv)
+    check_commands(config)
+    check_files(config)
+    return config
+
+
+def configure(args: Sequence[str], out: TextIO | None = None, err: TextIO | None = None) -> MatchConfig | int:
+    """The checked configuration of ``args``, or the exit status once the help (0, on ``out``)
+    or the one ``alice-match:`` error line (2, on ``err``) is printed."""
+    out = out or sys.stdout
+    err = err or sys.stderr
     if not args:
-        print(__doc__.strip())
+        print(USAGE.strip(), file=out)
         return 2
     try:
-        config, _ = parse_args(args)
-        check_commands(config)
+        return prepare(args)
     except HelpRequested as request:
-        print(request.text)
+        print(request.text, file=out)
         return 0
     except UsageError as error:
-        print(f"alice-match: {error}", file=sys.stderr)
+        print(f"alice-match: {one_line(str(error))}", file=err)
         return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    config = configure(list(sys.argv[1:] if argv is None else argv))
+    if isinstance(config, int):
+        return config
     if not config.two_engines and config.games % config.repeat:
         print(f"warning: {config.repeat} opening repetitions vs {config.games} games per encounter", file=sys.stderr)
     status, _ = run_match(config)

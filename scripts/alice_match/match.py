@@ -16,17 +16,25 @@ the ones its next game needs. Output lines follow cutechess-cli:
 The PGN is appended game by game (in the order games finish) and closed after each, so a
 killed run loses only the games it was playing; ``-resume`` continues from it. A game cut
 short by Ctrl-C is neither counted nor written.
+
+Before the first game every engine is started once and must complete its handshake (``uci``
+... ``uciok``, options, ``isready`` ... ``readyok``): one that cannot be started, exits, or
+does not answer in time is bad configuration (exit status 2, one ``alice-match:`` line);
+those first processes then play the first games. An engine that fails to start later (a
+restart after a crash) stops the match (an ``Error`` line, exit status 1).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime
+import os
 import sys
 import threading
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Any, TextIO
 
+from .cluster import MAX_RESUBMITS, ClusterError, ClusterSession, ClusterSpec, GameTask, PairResult
 from .game import GameRecord, GameSettings, Referee
 from .openings import Opening
 from .pgn import build_game, game_text
@@ -34,11 +42,12 @@ from .report import Page, write_report
 from .resume import GAME_NUMBER_TAG, ResumeError, read_played, restore
 from .schedule import DRAW, LOSS, WIN, Knockout, Schedule, Slot, bracket_text, make_schedule
 from .standings import Standings, parse_format
-from .stats import Elo, Sprt, SprtResult
+from .stats import Elo, Pentanomial, Sprt, SprtResult
 from .tc import Limits
 from .uci_process import EngineConfig, EngineError, UciProcess
 
 HALF_POINTS = {"1-0": WIN, "1/2-1/2": DRAW, "0-1": LOSS}  # White's, by result
+CANCEL_TIMEOUT = 30.0  # seconds the cluster's pairs in play have to stop their engines
 CONDITION_POLL = 0.5  # seconds a worker waiting for results (knockout) sleeps between checks
 
 
@@ -77,6 +86,7 @@ class MatchConfig:
     result_format: list[str] = field(default_factory=lambda: parse_format("default"))
     report: str | None = None
     resume: bool = False
+    cluster: ClusterSpec | None = None  # -cluster: the games run on a Dask cluster
 
     def schedule(self) -> Schedule:
         """A fresh schedule for these settings."""
@@ -90,19 +100,22 @@ class MatchConfig:
         """Games scheduled (a knockout adds tie-break games as it goes)."""
         return self.schedule().final_count
 
-    def openings_needed(self) -> int | None:
-        """How many openings the schedule uses (``None``: not known in advance, a knockout)."""
-        schedule = self.schedule()
-        if schedule.kind == "knockout":
-            return None
-        last = -1
-        while (slot := schedule.next_slot()) is not None:
-            last = slot.opening
-        return last + 1
-
     @property
     def two_engines(self) -> bool:
         return len(self.engines) == 2
+
+    @property
+    def paired(self) -> bool:
+        """Games come in pairs (two engines, each opening played twice with colours swapped):
+        games 2k-1 and 2k are pair k, counted in the pentanomial statistics."""
+        return self.two_engines and self.repeat == 2 and self.swap
+
+    @property
+    def sprt_model(self) -> str:
+        """``pentanomial`` (fishtest) when the games come in pairs, unless ``-sprt model=`` says."""
+        if self.sprt is not None and self.sprt.model:
+            return self.sprt.model
+        return "pentanomial" if self.paired else "trinomial"
 
 
 @dataclass
@@ -151,6 +164,8 @@ class Match:
         self.schedule = config.schedule()
         self.names = [c.name or "" for c in config.engines]
         self.score = Score()
+        self.pentanomial = Pentanomial()  # finished game pairs (``config.paired``)
+        self._half_pairs: dict[int, float] = {}  # pair index -> the first engine's score in its finished game
         self.standings = Standings(self.names, [lim.describe() for lim in config.limits], self.schedule.seed_count())
         self.records: dict[int, GameRecord] = {}
         self.resumed = 0  # games read back from the PGN (-resume)
@@ -162,10 +177,11 @@ class Match:
         self._aborted = False
         self._interrupted = False
         self._processes: list[UciProcess] = []
+        self._idle: dict[int, UciProcess] = {}  # started before the first game, not yet taken by a worker
+        self.cluster: ClusterSession | None = None  # -cluster
+        self._carry: list[Slot] = []  # taken from the schedule, not yet in a pair (cluster)
+        self.cancelled_pairs = 0  # pairs in play on the cluster when the run stopped (not counted)
         self.sprt_result: SprtResult | None = None
-        for path in (config.pgnout, config.epdout):
-            if path:
-                open(path, "a", encoding="utf-8").close()  # fail early on a bad path
 
     # --------------------------------------------------------------- output
     def say(self, line: str) -> None:
@@ -183,18 +199,33 @@ class Match:
     # ------------------------------------------------------------- running
     def run(self) -> int:
         try:
+            check_outputs(self.config)
+            if self.config.cluster is not None:
+                self._start_cluster(self.config.cluster)
+            else:
+                self._start_all()
             self._name_engines()
             if self.config.resume:
                 self._resume()
-        except EngineError as error:
-            self.say(f"Error: {error}; stopping the match")
-            return 1
         except (SetupError, ResumeError) as error:
-            print(f"alice-match: {error}", file=self.err, flush=True)
+            self._close()
+            print(f"alice-match: {one_line(str(error))}", file=self.err, flush=True)
             return 2
         except KeyboardInterrupt:
             self._interrupt()
+            self._close()
             return 1
+        try:
+            return self._play_on_cluster() if self.cluster is not None else self._play_all()
+        finally:
+            self._close()
+
+    def _close(self) -> None:
+        self._quit_idle()
+        if self.cluster is not None:
+            self.cluster.close()
+
+    def _play_all(self) -> int:
         workers = [
             threading.Thread(target=self._worker, name=f"match-worker-{i}", daemon=True)
             for i in range(max(1, self.config.concurrency))
@@ -220,20 +251,134 @@ class Match:
         for process in processes:
             process.kill()
 
+    # ------------------------------------------------------------- on a cluster
+    def _start_cluster(self, spec: ClusterSpec) -> None:
+        """Connect, check every engine on every worker, name the unnamed ones, measure speeds."""
+        try:
+            self.cluster = ClusterSession(spec, self.say)
+            names = self.cluster.check_engines(list(self.config.engines), self.config.start_timeout)
+            if spec.tcscale:
+                self.cluster.measure_speeds()
+        except ClusterError as error:
+            raise SetupError(str(error)) from None
+        for which, name in enumerate(names):
+            if not self.names[which]:
+                self._set_name(which, name)
+
+    def _take_pair(self) -> list[Slot] | None:
+        """The next unit of work without waiting: two games on one opening between the same
+        engines (a game pair), else one game; ``None`` if no game can start now."""
+        with self._results:
+            if self._stop.is_set():
+                return None
+            first = self._slot_now()
+            if first is None:
+                return None
+            second = self._slot_now()
+            if second is None:
+                return [first]
+            same = {first.white, first.black} == {second.white, second.black} and first.opening == second.opening
+            if same:
+                return [first, second]
+            self._carry.append(second)
+            return [first]
+
+    def _slot_now(self) -> Slot | None:
+        if self._carry:
+            return self._carry.pop(0)
+        if self._replay:
+            return self._replay.pop(0)
+        return self.schedule.next_slot()
+
+    def _play_on_cluster(self) -> int:
+        """Pairs go to the cluster (as many at a time as the workers have threads); results are
+        recorded as they come (``as_completed``); an SPRT decision or an error cancels the rest."""
+        cluster = self.cluster
+        assert cluster is not None
+        in_flight: dict[Any, list[Slot]] = {}
+        tries: dict[int, int] = {}
+        completed = cluster.completed()
+        capacity = max(1, sum(cluster.workers.values()))
+
+        def submit(pair: list[Slot]) -> None:
+            games = [GameTask(slot, self.opening_for(slot), self._game_settings(slot)) for slot in pair]
+            engines = {which: self.config.engines[which] for which in (pair[0].white, pair[0].black)}
+            task = cluster.task(pair[0].number, games, engines, self.config.recover, self.config.start_timeout)
+            future = cluster.submit(task)
+            in_flight[future] = pair
+            completed.add(future)
+
+        def fill() -> None:
+            while len(in_flight) < capacity and (pair := self._take_pair()) is not None:
+                submit(pair)
+
+        try:
+            fill()
+            while in_flight and not self._stop.is_set():
+                future = next(completed)
+                pair = in_flight.pop(future)
+                try:
+                    result = future.result()
+                except Exception as error:  # the task failed: its workers kept dying, or a bug
+                    number = pair[0].number
+                    tries[number] = tries.get(number, 0) + 1
+                    if type(error).__name__ == "KilledWorker" and tries[number] <= MAX_RESUBMITS:
+                        submit(pair)  # played again whole; nothing of it was kept
+                        continue
+                    self.say(f"Error: pair {number}: {type(error).__name__}: {error}; stopping the match")
+                    self._abort()
+                    break
+                self._take_result(pair, result)
+                fill()
+        except KeyboardInterrupt:
+            self._interrupted = True
+            self._abort()
+            self.say("Interrupted: stopping the match")
+        finally:
+            self.cancelled_pairs = len(in_flight)
+            cluster.cancel(list(in_flight), CANCEL_TIMEOUT)
+        self._final_report()
+        return 1 if self._aborted else 0
+
+    def _take_result(self, pair: list[Slot], result: PairResult) -> None:
+        """Record a pair's games in order, as a local run records them one by one."""
+        if result.cancelled:
+            return
+        slots = {slot.number: slot for slot in pair}
+        for number, record, started in result.games:
+            slot = slots[number]
+            with self._lock:
+                self._started_line(slot)
+                self._record(slot, record, started)
+            self._after_game(slot, record)
+        if result.error:
+            self.say(f"Error: {result.error} (on worker {result.worker}); stopping the match")
+            self._abort()
+
     def _abort(self) -> None:
         self._aborted = True
         self._stop.set()
         with self._results:
             self._results.notify_all()
 
+    def _start_all(self) -> None:
+        """Start every engine once (the handshake checks it); the first games use these processes."""
+        for which, config in enumerate(self.config.engines):
+            try:
+                self._idle[which] = self._start_engine(which)
+            except EngineError as error:
+                raise SetupError(f"engine {which + 1} ({config.name or config.cmd}) cannot play: {error}") from None
+
+    def _quit_idle(self) -> None:
+        with self._lock:
+            idle, self._idle = list(self._idle.values()), {}
+        for process in idle:
+            process.quit()
+
     def _name_engines(self) -> None:
-        """Names for engines without ``name=`` (their ``id name``), when a tournament table or
-        a resumed PGN needs them before the first game; they must all differ."""
-        unnamed = [i for i, name in enumerate(self.names) if not name]
-        if unnamed and (not self.config.two_engines or self.config.resume):
-            for which in unnamed:
-                self._start_engine(which).quit()
-        if all(self.names):
+        """Engines without ``name=`` are named by their ``id name`` (at their first start);
+        a tournament table or a resumed PGN needs the names to differ."""
+        if not self.config.two_engines or self.config.resume:
             seen: dict[str, int] = {}
             for i, name in enumerate(self.names):
                 if name in seen:
@@ -324,9 +469,15 @@ class Match:
             processes.pop(which).quit()
         for which in needed:
             proc = processes.get(which)
+            if proc is None:
+                with self._lock:
+                    proc = self._idle.pop(which, None)
+                if proc is not None and proc.alive():
+                    processes[which] = proc
+                    continue
             if proc is None or not proc.alive() or self.config.engines[which].restart:
                 if proc is not None:
-                    proc.quit()
+                    proc.quit()  # reaped (its whole process group killed) before the new one starts
                 processes[which] = self._start_engine(which)
 
     def _game_settings(self, slot: Slot) -> GameSettings:
@@ -341,17 +492,25 @@ class Match:
 
     def _play(self, slot: Slot, players: tuple[UciProcess, UciProcess]) -> None:
         with self._lock:
-            total = self.schedule.final_count
-            white_name, black_name = self.names[slot.white], self.names[slot.black]
-            print(f"Started game {slot.number} of {total} ({white_name} vs {black_name})", file=self.out, flush=True)
+            self._started_line(slot)
         started = datetime.datetime.now()
         log = self._debug if self.config.debug else None
         record = Referee(players, self._game_settings(slot), log).play(self.opening_for(slot))
         if self._interrupted:
             return
-        crashed = [self.names[(slot.white, slot.black)[i]] for i in (0, 1) if record.disconnected[i]]
         with self._lock:
             self._record(slot, record, started)
+        self._after_game(slot, record)
+
+    def _started_line(self, slot: Slot) -> None:
+        """``Started game N of T (A vs B)`` (the lock is held)."""
+        total = self.schedule.final_count
+        white_name, black_name = self.names[slot.white], self.names[slot.black]
+        print(f"Started game {slot.number} of {total} ({white_name} vs {black_name})", file=self.out, flush=True)
+
+    def _after_game(self, slot: Slot, record: GameRecord) -> None:
+        """An engine that disconnected is restarted (``-recover``) or stops the match."""
+        crashed = [self.names[(slot.white, slot.black)[i]] for i in (0, 1) if record.disconnected[i]]
         for name in crashed:
             if self.config.recover:
                 self.say(f"Engine {name} disconnected; restarting it (-recover)")
@@ -365,7 +524,20 @@ class Match:
         self.standings.add(slot.white, slot.black, result, termination, reason)
         if self.config.two_engines:
             self.score.add(slot.white == 0, result)
+        if self.config.paired:
+            self._count_pair(slot, result)
         self._finished += 1
+
+    def _count_pair(self, slot: Slot, result: str) -> None:
+        """The pentanomial count: a pair is counted once both its games have finished."""
+        white_points = HALF_POINTS[result] / 2
+        first = white_points if slot.white == 0 else 1 - white_points
+        pair = (slot.number - 1) // 2
+        other = self._half_pairs.pop(pair, None)
+        if other is None:
+            self._half_pairs[pair] = first
+        else:
+            self.pentanomial = self.pentanomial.add(other, first)
 
     def _record(self, slot: Slot, record: GameRecord, started: datetime.datetime) -> None:
         """Count, save and announce a finished game (the lock is held)."""
@@ -387,11 +559,16 @@ class Match:
         self._results.notify_all()
 
     def _check_sprt(self) -> None:
-        s = self.score
-        if self.config.sprt is not None and s.games:
-            self.sprt_result = self.config.sprt.status(s.wins, s.losses, s.draws)
+        if self.config.sprt is not None and self.score.games:
+            self.sprt_result = self._sprt_status(self.config.sprt)
             if self.sprt_result.decision:
                 self._stop.set()
+
+    def _sprt_status(self, sprt: Sprt) -> SprtResult:
+        if self.config.sprt_model == "pentanomial":
+            return sprt.status_pentanomial(list(self.pentanomial.counts))
+        s = self.score
+        return sprt.status(s.wins, s.losses, s.draws)
 
     def _save(self, slot: Slot, record: GameRecord, started: datetime.datetime) -> None:
         """Append the game to the PGN and its final position to the EPD file."""
@@ -458,8 +635,10 @@ class Match:
             "...      White vs Black: " + score_line("", "", *s.white_side).split(": ", 1)[1],
             Elo(s.wins, s.losses, s.draws).summary(),
         ]
+        if self.config.paired and self.pentanomial.pairs:
+            lines.append(self.pentanomial.summary())
         if self.config.sprt is not None:
-            result = self.sprt_result or self.config.sprt.status(s.wins, s.losses, s.draws)
+            result = self.sprt_result or self._sprt_status(self.config.sprt)
             lines.append(result.summary())
         return "\n".join(lines)
 
@@ -503,6 +682,42 @@ class Match:
             write_report(config.report, page)
         except OSError as error:
             print(f"warning: cannot write the report {config.report}: {error}", file=self.err, flush=True)
+
+
+def one_line(text: str) -> str:
+    """``text`` with every unprintable character escaped (``\\n``, ``\\x85``, ...): an error
+    line that quotes a user's value stays one line on any terminal.
+
+    >>> one_line("-report a\\nb\\x85.txt")
+    '-report a\\\\nb\\\\x85.txt'
+    """
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def check_outputs(config: MatchConfig) -> None:
+    """The files the run writes (``-pgnout``, ``-epdout``, ``-report``) can be written: no
+    folder, no missing folder, no read-only file; nothing is created here."""
+    outputs = (("-pgnout", config.pgnout), ("-epdout", config.epdout), ("-report", config.report))
+    for option, path in outputs:
+        if path:
+            problem = unwritable(path)
+            if problem:
+                raise SetupError(f"{option} {path}: {problem}")
+
+
+def unwritable(path: str) -> str | None:
+    """Why a file cannot be appended to or created at ``path`` (``None`` if it can)."""
+    if path.endswith(("/", os.sep)) or os.path.isdir(path):
+        return "is a folder, not a file"
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return f"no such folder {os.path.dirname(path) or folder!r}"
+    if os.path.exists(path):
+        if not os.access(path, os.W_OK):
+            return "cannot be written (permission denied)"
+    elif not os.access(folder, os.W_OK | os.X_OK):
+        return "cannot be created (permission denied)"
+    return None
 
 
 def run_match(config: MatchConfig, out: TextIO | None = None, err: TextIO | None = None) -> tuple[int, Match]:

@@ -132,6 +132,8 @@ def load_pgn(path: str, plies: int | None = None) -> list[Opening]:
         while True:
             try:
                 game = read_game(handle)
+            except UnicodeDecodeError:
+                raise
             except ValueError as error:
                 raise OpeningError(f"{path}: game {number + 1}: {error}") from None
             if game is None:
@@ -148,14 +150,17 @@ def load_book(path: str, fmt: str | None = None, plies: int | None = None) -> li
     """Load ``path`` as ``epd`` or ``pgn`` (guessed from the extension when ``fmt`` is ``None``)."""
     if fmt is None:
         fmt = "pgn" if path.lower().endswith(".pgn") else "epd"
-    if fmt == "epd":
-        openings = load_epd(path)
-        if plies is not None:
-            raise OpeningError("plies= applies to PGN openings only")
-    elif fmt == "pgn":
-        openings = load_pgn(path, plies)
-    else:
+    if fmt not in ("epd", "pgn"):
         raise OpeningError(f"bad opening format {fmt!r}: expected epd or pgn")
+    if fmt == "epd" and plies is not None:
+        raise OpeningError("plies= applies to PGN openings only")
+    try:
+        openings = load_epd(path) if fmt == "epd" else load_pgn(path, plies)
+    except UnicodeDecodeError as error:
+        byte = error.object[error.start]
+        raise OpeningError(f"{path}: not UTF-8 text (byte 0x{byte:02x}): not an {fmt.upper()} file") from None
+    except OSError as error:
+        raise OpeningError(f"{path}: cannot read: {error.strerror or error}") from None
     if not openings:
         raise OpeningError(f"{path}: no openings")
     return openings

@@ -26,7 +26,8 @@ class AliceHeaders(chess.pgn.Headers):
         name = self.get("Variant")
         if name is not None and name.lower() not in (a.lower() for a in AliceBoard.aliases):
             raise ValueError(f"not an Alice chess game: [Variant {name!r}]")
-        return AliceBoard
+        board: type[chess.Board] = AliceBoard
+        return board
 
 
 class AliceGame(chess.pgn.Game):
@@ -47,6 +48,11 @@ class _AliceBuilder(chess.pgn.GameBuilder[chess.pgn.Game]):
     def visit_result(self, result: str) -> None:
         self.terminated = True
         super().visit_result(result)
+
+    def handle_error(self, error: Exception) -> None:
+        """Keep the error in ``game.errors`` without python-chess's own log message (which
+        would reach stderr before the caller's one-line report)."""
+        self.game.errors.append(error)
 
     def result(self) -> chess.pgn.Game:
         game = super().result()

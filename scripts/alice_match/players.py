@@ -3,9 +3,14 @@
     python -m alice_match.players random   # a uniformly random legal move
     python -m alice_match.players greedy   # mate in one if there is one, else the biggest
                                            # immediate material gain (ties broken at random)
+    python -m alice_match.players random --seed 7   # the same moves in every run
     PYTHONPATH=.:scripts python -m alice_match.players random   # from a checkout, not installed
 
-Both offer ``UCI_Variant`` (alice) and ``Seed`` (0: seeded from the clock). ``MiniEngine``
+Both offer ``UCI_Variant`` (alice) and ``Seed`` (0: seeded from the clock; any other value,
+or ``--seed N`` on the command line, seeds every game anew at ``ucinewgame``, so a game's
+moves do not depend on the games the process played before: a match at a fixed seed gives the
+same games whether the engines are kept between games or started for each, as on a cluster).
+``MiniEngine``
 is the UCI loop they share; the test suite's scripted engines build on it.
 """
 
@@ -45,7 +50,8 @@ class MiniEngine:
 
     def choose(self, pos: Position) -> int:
         """The move to play (``pos`` has legal moves); this base engine plays the first one."""
-        return pos.legal_moves()[0]
+        first: int = pos.legal_moves()[0]
+        return first
 
     def score(self, pos: Position, move: int) -> str:
         """The ``info score`` reported with ``move`` (side to move's view): ``cp 0``, ``mate 1``."""
@@ -69,6 +75,8 @@ class MiniEngine:
             self.setoption(line)
         elif cmd == "ucinewgame":
             self.pos = Position()
+            if self.seed:
+                self.rng = random.Random(self.seed)  # each game replays from the seed, whatever came before
         elif cmd == "position":
             self.set_position(tokens[1:])
         elif cmd == "go":
@@ -128,12 +136,13 @@ class RandomPlayer(MiniEngine):
     name = "alice-random"
 
     def choose(self, pos: Position) -> int:
-        return self.rng.choice(sorted(pos.legal_moves()))
+        moves: list[int] = sorted(pos.legal_moves())
+        return self.rng.choice(moves)
 
 
 def material_gain(pos: Position, move: int) -> int:
     """Centipawns won at once by ``move``: the captured piece plus any promotion gain."""
-    gain = PIECE_VALUE[pos.sq[(move >> 6) & 63] & 7]
+    gain: int = PIECE_VALUE[pos.sq[(move >> 6) & 63] & 7]
     if move >> 12:
         gain += PIECE_VALUE[move >> 12] - PIECE_VALUE[1]
     return gain
@@ -170,11 +179,16 @@ PLAYERS: dict[str, type[MiniEngine]] = {"random": RandomPlayer, "greedy": Greedy
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    seed = 0
+    if len(args) == 3 and args[1] == "--seed" and args[2].isdigit():
+        seed = int(args.pop(2))
+        args.pop(1)
     if len(args) != 1 or args[0] not in PLAYERS:
-        print(f"usage: python -m alice_match.players {{{'|'.join(PLAYERS)}}}", file=sys.stderr)
+        print(f"usage: python -m alice_match.players {{{'|'.join(PLAYERS)}}} [--seed N]", file=sys.stderr)
         return 2
     player = PLAYERS[args[0]]()
-    player.rng = random.Random(time.time_ns())
+    player.seed = seed
+    player.rng = random.Random(seed or time.time_ns())
     player.run()
     return 0
 

@@ -26,6 +26,7 @@ from .pgn import read_game, uci_moves
 from .schedule import Schedule, Slot
 
 RESULTS = ("1-0", "0-1", "1/2-1/2")
+QUOTE_LIMIT = 80  # characters of a parse error quoted
 GAME_NUMBER_TAG = "GameNumber"
 _FORFEIT_TEXT = {
     TIME_FORFEIT: " loses on time",
@@ -57,8 +58,7 @@ def read_played(path: str) -> tuple[dict[int, PlayedGame], bool]:
     """The finished games of ``path`` by number, and whether a cut-off last game was removed."""
     if not os.path.exists(path):
         return {}, False
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
+    text = read_text(path)
     stream = io.StringIO(text)
     entries: list[tuple[int, chess.pgn.Game]] = []
     while True:
@@ -74,12 +74,29 @@ def read_played(path: str) -> tuple[dict[int, PlayedGame], bool]:
             _truncate(path, len(text[:start].encode("utf-8")))
             return played, True
         if not complete:
-            raise ResumeError(f"{path}: game {index} is unfinished or unreadable; cannot resume from this file")
+            why = f" ({str(game.errors[0])[:QUOTE_LIMIT]})" if game.errors else ""
+            raise ResumeError(f"{path}: game {index} is unfinished or unreadable{why}; cannot resume from this file")
         entry = _played_game(game, path, index)
         if entry.number in played:
             raise ResumeError(f"{path}: game number {entry.number} appears twice")
         played[entry.number] = entry
     return played, False
+
+
+def read_text(path: str) -> str:
+    """The PGN file as text; ``ResumeError`` if it cannot be read or is not UTF-8."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        raise ResumeError(f"{path}: cannot read: {error.strerror or error}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise ResumeError(
+            f"{path} is not UTF-8 text (byte 0x{data[error.start]:02x} on line {line}): cannot resume from this file"
+        ) from None
 
 
 def _truncate(path: str, size: int) -> None:

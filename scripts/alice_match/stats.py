@@ -1,11 +1,17 @@
-"""Match statistics the way cutechess-cli computes them: Elo difference with its 95% error
-margin (trinomial model), likelihood of superiority, and the SPRT (BayesElo model with the
-draw Elo estimated from the sample).
+"""Match statistics. The trinomial forms as cutechess-cli computes them: Elo difference with
+its 95% error margin, likelihood of superiority, and the SPRT (BayesElo model with the draw
+Elo estimated from the sample). The pentanomial forms as fishtest computes them, over game
+pairs (one opening, colours swapped): the pair scores LL, LD, DD/WL, WD, WW (0 to 2 points),
+the Elo difference with its 95% error from their mean and variance, and the SPRT of logistic
+Elo (the generalized log-likelihood ratio of the pair-score distribution's maximum-likelihood
+estimates with expected score ``L(elo0)`` and ``L(elo1)``; empty classes count 0.001).
 
 >>> round(Elo(54, 30, 16).diff(), 1)
 85.0
 >>> Sprt(0, 5, 0.05, 0.05).bounds()
 (-2.9444389791664403, 2.9444389791664403)
+>>> round(Sprt(0, 5).llr_pentanomial([10, 20, 40, 22, 12]), 4)
+0.1038
 """
 
 from __future__ import annotations
@@ -115,6 +121,7 @@ class Sprt:
     elo1: float
     alpha: float = 0.05
     beta: float = 0.05
+    model: str = ""  # "trinomial" (cutechess, BayesElo), "pentanomial" (fishtest); "": by the match
 
     def bounds(self) -> tuple[float, float]:
         return math.log(self.beta / (1.0 - self.alpha)), math.log((1.0 - self.beta) / self.alpha)
@@ -134,7 +141,121 @@ class Sprt:
         return wins * math.log(p1[0] / p0[0]) + losses * math.log(p1[1] / p0[1]) + draws * math.log(p1[2] / p0[2])
 
     def status(self, wins: int, losses: int, draws: int) -> SprtResult:
+        return self._decide(self.llr(wins, losses, draws))
+
+    def llr_pentanomial(self, counts: list[int]) -> float:
+        """fishtest's LLR of game-pair counts (logistic Elo); 0 before the first pair."""
+        return llr_logistic(self.elo0, self.elo1, counts) if sum(counts) else 0.0
+
+    def status_pentanomial(self, counts: list[int]) -> SprtResult:
+        return self._decide(self.llr_pentanomial(counts))
+
+    def _decide(self, llr: float) -> SprtResult:
         lower, upper = self.bounds()
-        llr = self.llr(wins, losses, draws)
         decision = "H1" if llr >= upper else "H0" if llr <= lower else ""
         return SprtResult(llr, lower, upper, decision)
+
+
+# ------------------------------------------------------------------ pentanomial (game pairs)
+PAIR_CLASSES = ("LL", "LD", "DD/WL", "WD", "WW")  # the first engine's points in a pair: 0, 0.5, 1, 1.5, 2
+EMPTY_CLASS = 1e-3  # fishtest's regularization: an empty class counts this much
+SECULAR_STEPS = 200  # bisection steps for the Lagrange multiplier (far below float resolution)
+
+
+def logistic_score(elo: float) -> float:
+    """The expected score of an Elo difference (logistic model)."""
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
+
+
+def regularized(counts: list[int]) -> list[float]:
+    """``counts`` with every empty class replaced by ``EMPTY_CLASS``."""
+    return [float(c) if c > 0 else EMPTY_CLASS for c in counts]
+
+
+def pair_class(points: float) -> int:
+    """The pentanomial class (0..4) of a pair where the first engine scored ``points`` (0..2)."""
+    return round(points * 2)
+
+
+@dataclass(frozen=True)
+class Pentanomial:
+    """Game-pair counts: ``counts[k]`` pairs where the first engine scored ``k / 2`` points;
+    ``dd`` and ``wl`` split the middle class (two draws, or a win and a loss)."""
+
+    counts: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
+    dd: int = 0
+    wl: int = 0
+
+    @property
+    def pairs(self) -> int:
+        return sum(self.counts)
+
+    def add(self, first: float, second: float) -> Pentanomial:
+        """With one more pair: the first engine's scores (1, 0.5, 0) in its two games."""
+        counts = list(self.counts)
+        counts[pair_class(first + second)] += 1
+        dd = self.dd + (first == second == 0.5)
+        wl = self.wl + (first + second == 1.0 and first != 0.5)
+        return Pentanomial((counts[0], counts[1], counts[2], counts[3], counts[4]), dd, wl)
+
+    def elo(self) -> tuple[float, float]:
+        """The Elo difference and half its 95% interval, as fishtest's ``get_elo``.
+
+        >>> elo, error = Pentanomial((1, 4, 8, 5, 2)).elo()
+        >>> round(elo, 1), round(error, 1)
+        (26.1, 79.0)
+        """
+        counts = regularized(list(self.counts))
+        pairs = sum(counts)
+        games = 2 * pairs
+        mu = sum(n * k / 2 for k, n in enumerate(counts)) / games  # per-game score
+        var = sum(n * (k / 2 - 2 * mu) ** 2 for k, n in enumerate(counts)) / games
+        half = phi_inv(0.975) * math.sqrt(var) / math.sqrt(games)
+        return _clamped_elo(mu), (_clamped_elo(mu + half) - _clamped_elo(mu - half)) / 2
+
+    def summary(self) -> str:
+        """``Pairs (LL, LD, DD/WL, WD, WW): 1, 4, 5/3, 5, 2; Elo difference: 26.1 +/- 79.0 (pentanomial)``."""
+        ll, ld, _, wd, ww = self.counts
+        elo, error = self.elo()
+        return (
+            f"Pairs ({', '.join(PAIR_CLASSES)}): {ll}, {ld}, {self.dd}/{self.wl}, {wd}, {ww}; "
+            f"Elo difference: {_num(elo)} +/- {_num(error)} (pentanomial)"
+        )
+
+
+def _clamped_elo(score: float) -> float:
+    return elo_from_score(min(max(score, EMPTY_CLASS), 1 - EMPTY_CLASS))
+
+
+def mle_with_mean(values: list[float], probs: list[float], mean: float) -> list[float]:
+    """The distribution on ``values`` closest in likelihood to ``probs`` whose expectation is
+    ``mean``: ``probs[i] / (1 + x (values[i] - mean))`` with ``x`` solving
+    ``sum probs[i] (values[i] - mean) / (1 + x (values[i] - mean)) = 0`` (found by bisection:
+    the sum falls as ``x`` grows, between the poles ``-1 / max`` and ``-1 / min``)."""
+    shifted = [v - mean for v in values]
+    low, high = -1.0 / max(shifted), -1.0 / min(shifted)
+
+    def balance(x: float) -> float:
+        return sum(p * a / (1.0 + x * a) for p, a in zip(probs, shifted))
+
+    for _ in range(SECULAR_STEPS):
+        middle = (low + high) / 2
+        if middle in (low, high):
+            break
+        if balance(middle) > 0:
+            low = middle
+        else:
+            high = middle
+    x = (low + high) / 2
+    return [p / (1.0 + x * a) for p, a in zip(probs, shifted)]
+
+
+def llr_logistic(elo0: float, elo1: float, counts: list[int]) -> float:
+    """fishtest's generalized log-likelihood ratio of ``counts`` (3 classes L, D, W or 5 pair
+    classes) for logistic Elo ``elo1`` against ``elo0``."""
+    regular = regularized(counts)
+    total = sum(regular)
+    probs = [n / total for n in regular]
+    values = [k / (len(counts) - 1) for k in range(len(counts))]
+    p0, p1 = (mle_with_mean(values, probs, logistic_score(elo)) for elo in (elo0, elo1))
+    return total * sum(p * (math.log(b) - math.log(a)) for p, a, b in zip(probs, p0, p1))

@@ -4,6 +4,12 @@ A reader thread timestamps every line the engine prints and queues it, so the ru
 wait for ``bestmove`` with a deadline and measure thinking time from the moment ``go``
 was written to the moment ``bestmove`` was read. A process that exits (or closes its
 output) is *disconnected*; one that does not answer in time is *stalled*.
+
+Every engine runs in a process group of its own (``start_new_session``): a kill ends the
+whole group (``os.killpg``), so an engine started through a wrapper script cannot leave a
+child behind that keeps the pipes open, and every wait on the process has a timeout. A
+process is never reused once its output has ended, even if the operating system has not
+reaped it yet (``alive()`` is false from the moment the reader sees the end of its output).
 """
 
 from __future__ import annotations
@@ -11,14 +17,20 @@ from __future__ import annotations
 import os
 import queue
 import shlex
+import shutil
+import signal
 import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 VARIANT = "alice"
+REAP_TIMEOUT = 5.0  # seconds to wait for a killed process group's leader to be reaped
+READER_JOIN = 1.0  # seconds to wait for the reader thread after the process ended
+LAST_OUTPUT = 3  # lines of an engine's output quoted when it fails its handshake
+QUOTE_LIMIT = 80  # characters of one quoted line
 
 
 class EngineError(RuntimeError):
@@ -53,6 +65,21 @@ class EngineConfig:
         else:
             base = shlex.split(cmd)
         return base + list(self.args)
+
+
+def unrunnable(config: EngineConfig) -> str | None:
+    """Why ``config``'s command cannot be run (not found, not executable), or ``None``."""
+    program = config.argv()[0]
+    if os.sep in program or (os.altsep and os.altsep in program):
+        path = os.path.join(config.dir, program) if config.dir and not os.path.isabs(program) else program
+        if not os.path.isfile(path):
+            return f"no such file {program!r}"
+        if not os.access(path, os.X_OK):
+            return f"{program!r} is not executable"
+        return None
+    if shutil.which(program) is None:
+        return f"command not found: {program!r}"
+    return None
 
 
 @dataclass
@@ -144,6 +171,10 @@ class UciProcess:
         self._show_stderr = show_stderr
         self._reader: threading.Thread | None = None
         self._write_lock = threading.Lock()
+        self._ended = threading.Event()  # the reader saw the end of the engine's output
+        self._broken = False  # a write failed: the engine closed its input
+        self._recent: list[str] = []  # its last lines (quoted in a failed handshake's error)
+        self._uciok = False  # the handshake got as far as uciok
         self.pondering = False  # a ``go ponder`` is running
 
     @property
@@ -170,7 +201,8 @@ class UciProcess:
                 stdout=subprocess.PIPE,
                 stderr=None if self._show_stderr else subprocess.DEVNULL,
                 cwd=self.config.dir or None,
-                text=True,
+                encoding="utf-8",
+                errors="replace",  # bytes that are not UTF-8 do not end the connection
                 bufsize=1,
                 # Its own session: a Ctrl-C in the terminal reaches the runner only, which then
                 # stops the engines itself (an engine dying of the Ctrl-C would look like a crash).
@@ -179,12 +211,25 @@ class UciProcess:
         except OSError as error:
             raise EngineError(f"cannot start engine {argv!r}: {error}") from None
         self._lines = queue.Queue()
-        self._reader = threading.Thread(target=self._read, args=(self._proc, self._lines), daemon=True)
+        self._ended = threading.Event()
+        self._broken = False
+        self._recent = []
+        self._uciok = False
+        self._reader = threading.Thread(
+            target=self._read, args=(self._proc, self._lines, self._ended), daemon=True
+        )
         self._reader.start()
+        try:
+            self._handshake(timeout)
+        except EngineError as error:
+            raise type(error)(self._handshake_failure(error)) from None
+
+    def _handshake(self, timeout: float) -> None:
         self.send("uci")
         deadline = time.monotonic() + timeout
         while True:
             line = self._next_line(deadline, "uciok")
+            self._recent = [*self._recent[-(LAST_OUTPUT - 1) :], line]
             if line.startswith("id name "):
                 self.id_name = line[len("id name ") :].strip()
             elif line.startswith("option name "):
@@ -192,6 +237,7 @@ class UciProcess:
                 name = rest.split(" type ")[0].strip()
                 self.options[name] = rest
             elif line.strip() == "uciok":
+                self._uciok = True
                 break
         if "UCI_Variant" in self.options:
             self.setoption("UCI_Variant", VARIANT)
@@ -206,18 +252,48 @@ class UciProcess:
             self.setoption(key, value)
         self.isready(timeout)
 
+    def _handshake_failure(self, error: EngineError) -> str:
+        """The error of a failed start, with the exit code and the last lines it printed."""
+        text = str(error)
+        proc = self._proc
+        if isinstance(error, Disconnected) and proc is not None:
+            try:
+                code = proc.wait(READER_JOIN)
+            except subprocess.TimeoutExpired:
+                code = None
+            if code is not None:
+                text = f"engine {self.name} exited (exit code {code}) before {'readyok' if self._uciok else 'uciok'}"
+        if self._recent:
+            quoted = ", ".join(repr(line[:QUOTE_LIMIT]) for line in self._recent)
+            text += f"; its last output: {quoted}"
+        else:
+            text += "; it printed nothing"
+        return text
+
     @staticmethod
-    def _read(proc: subprocess.Popen[str], lines: queue.Queue[tuple[float, str | None]]) -> None:
-        assert proc.stdout is not None
+    def _read(
+        proc: subprocess.Popen[str], lines: queue.Queue[tuple[float, str | None]], ended: threading.Event
+    ) -> None:
+        stream = proc.stdout
+        assert stream is not None
         try:
-            for line in proc.stdout:
+            for line in stream:
                 lines.put((time.monotonic(), line.rstrip("\r\n")))
-        except (OSError, ValueError):
+        except (OSError, ValueError, UnicodeDecodeError):
             pass
-        lines.put((time.monotonic(), None))
+        finally:
+            ended.set()  # before the sentinel: whoever reads the sentinel sees alive() false
+            lines.put((time.monotonic(), None))
+            try:
+                stream.close()  # here, not in another thread: closing a stream a thread reads blocks
+            except (OSError, ValueError):
+                pass
 
     def alive(self) -> bool:
-        return self._proc is not None and self._proc.poll() is None
+        """Running and usable: not exited, output not ended, input not closed."""
+        return (
+            self._proc is not None and not self._ended.is_set() and not self._broken and self._proc.poll() is None
+        )
 
     def send(self, line: str) -> None:
         if self.log:
@@ -230,6 +306,7 @@ class UciProcess:
                 proc.stdin.write(line + "\n")
                 proc.stdin.flush()
         except (OSError, ValueError):
+            self._broken = True
             raise Disconnected(f"engine {self.name} closed its input") from None
 
     def _next_line(self, deadline: float | None, waiting_for: str) -> str:
@@ -335,11 +412,11 @@ class UciProcess:
             return False
 
     def quit(self, timeout: float = 2.0) -> None:
-        """``quit``; kill the process if it has not exited after ``timeout`` seconds."""
+        """``quit``; kill the process group if the engine has not exited after ``timeout`` seconds."""
         proc = self._proc
         if proc is None:
             return
-        if proc.poll() is None:
+        if proc.poll() is None and not self._broken:
             try:
                 self.send("quit")
             except EngineError:
@@ -347,34 +424,50 @@ class UciProcess:
             try:
                 proc.wait(timeout)
             except subprocess.TimeoutExpired:
-                self.kill()
-        self._close()
+                pass
+        self.kill()
 
     def kill(self) -> None:
-        """End the process at once (it hangs or misbehaves)."""
+        """End the engine's whole process group at once and reap it (it hangs, misbehaves or
+        has exited: children a wrapper script left behind go too)."""
         proc = self._proc
         if proc is None:
             return
-        if proc.poll() is None:
-            if self.log:
-                self.log(f"killing engine {self.name} (pid {proc.pid})")
-            proc.kill()
-            try:
-                proc.wait(5)
-            except subprocess.TimeoutExpired:
-                print(f"warning: engine {self.name} (pid {proc.pid}) survived kill", file=sys.stderr)
+        if proc.poll() is None and self.log:
+            self.log(f"killing engine {self.name} (pid {proc.pid})")
+        kill_group(proc)
+        try:
+            proc.wait(REAP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            print(f"warning: engine {self.name} (pid {proc.pid}) survived kill", file=sys.stderr)
         self._close()
 
     def _close(self) -> None:
+        """Close our end of the input; the reader thread closes the output when it ends
+        (the group is dead, so it ends at once unless a process left the group)."""
         proc = self._proc
         if proc is None:
             return
-        for stream in (proc.stdin, proc.stdout):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
+        try:
+            if proc.stdin is not None:
+                proc.stdin.close()
+        except (OSError, ValueError):
+            pass
         if self._reader is not None:
-            self._reader.join(1.0)
+            self._reader.join(READER_JOIN)
+        self._ended.set()
         self._proc = None
+
+
+def kill_group(proc: subprocess.Popen[str]) -> None:
+    """SIGKILL to the process group ``proc`` leads (its own session), or to ``proc`` alone
+    where there are no process groups."""
+    killpg = getattr(os, "killpg", None)
+    if killpg is not None:
+        try:
+            killpg(proc.pid, signal.SIGKILL)
+            return
+        except (ProcessLookupError, PermissionError):
+            pass  # the group is gone (leader and children exited)
+    if proc.poll() is None:
+        proc.kill()

@@ -10,14 +10,19 @@
     scripted.py crash N             exits without answering its N-th go
     scripted.py hang N              never answers its N-th go, nor stop (nor anything after)
     scripted.py nouci               never answers uci
+    scripted.py exit                exits at once (exit code 3), before reading anything
+    scripted.py garbage             answers uci with lines of junk (some not UTF-8), never uciok
     scripted.py novariant           plays the first legal move but offers no UCI_Variant option
     scripted.py ponder              offers Ponder; plays the first legal move with ``ponder Y``,
                                     Y the opponent's first legal reply; on ``go ponder`` it waits
                                     for ``ponderhit`` (then answers at once) or ``stop``
 
 ``--score CP`` (any mode) makes it report ``info ... score cp CP`` with each move;
-``--delay SECONDS`` makes it sleep that long before every ``bestmove`` of a normal ``go``.
-Go counts restart at every ``ucinewgame``.
+``--delay SECONDS`` makes it sleep that long before every ``bestmove`` of a normal ``go``;
+``--pidfile PATH`` makes it write its process id to PATH first (``--startlog PATH``: append
+it as a line); ``--idsuffix TEXT`` adds TEXT to its ``id name``, as does the environment
+variable ``ALICE_SCRIPTED_ID_SUFFIX``; ``--tag TEXT`` does nothing (it marks the process for
+a test that counts processes). Go counts restart at every ``ucinewgame``.
 """
 
 from __future__ import annotations
@@ -48,9 +53,13 @@ class Scripted(MiniEngine):
         self.gos = 0
         self.hung = False
         self.pondering = False
-        self.name = f"scripted-{mode}"
+        self.name = f"scripted-{mode}" + self.flag("--idsuffix", "") + os.environ.get("ALICE_SCRIPTED_ID_SUFFIX", "")
         if mode in ("random", "greedy"):
             self.rng = random.Random(int(args[0]))
+
+    def flag(self, name: str, default: str) -> str:
+        """The value after ``name`` in the arguments, else ``default``."""
+        return self.args[self.args.index(name) + 1] if name in self.args[:-1] else default
 
     def options(self) -> list[str]:
         if self.mode == "novariant":
@@ -67,6 +76,12 @@ class Scripted(MiniEngine):
         if self.hung:
             return True  # deaf to everything, quit included
         if self.mode == "nouci" and line.strip() == "uci":
+            return True
+        if self.mode == "garbage" and line.strip() == "uci":
+            sys.stdout.write("hello\n\x00\x01 not uci at all\n")
+            sys.stdout.flush()
+            sys.stdout.buffer.write(b"\xff\xfe\xfd junk bytes\n")
+            sys.stdout.buffer.flush()
             return True
         if line.strip() == "ucinewgame":
             self.gos = 0
@@ -146,4 +161,12 @@ def illegal_move(pos: Position) -> str:
 
 
 if __name__ == "__main__":
+    if "--pidfile" in sys.argv[:-1]:
+        with open(sys.argv[sys.argv.index("--pidfile") + 1], "w") as handle:
+            handle.write(str(os.getpid()))
+    if "--startlog" in sys.argv[:-1]:
+        with open(sys.argv[sys.argv.index("--startlog") + 1], "a") as handle:
+            handle.write(f"{os.getpid()}\n")
+    if sys.argv[1] == "exit":
+        sys.exit(3)
     Scripted(sys.argv[1], sys.argv[2:]).run()
