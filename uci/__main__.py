@@ -1,6 +1,7 @@
 """``python -m uci`` and the ``alice-engine`` console script.
 
-With no arguments: speak UCI on stdin/stdout until ``quit`` or end of input.
+With no arguments: speak UCI on stdin/stdout until ``quit`` or end of input, or CECP
+(XBoard/WinBoard) when the first line is ``xboard``; ``alice-engine xboard`` speaks CECP.
 With arguments: run them as one command, then exit (``alice-engine bench 3``).
 ``alice-engine --version``: the version and the build (compiled or pure Python).
 ``alice-engine gui ...`` starts the web board instead (see ``gui.cli``).
@@ -9,6 +10,11 @@ With arguments: run them as one command, then exit (``alice-engine bench 3``).
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from search.thinker import Thinker
+    from uci.shared import Output
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -23,16 +29,33 @@ def main(argv: list[str] | None = None) -> int:
 
         return gui_main(args[1:])
     try:
-        from uci.protocol import Output, UciEngine, serve
+        from uci.shared import Output
 
-        engine = UciEngine(Output(sys.stdout))
+        if args == ["xboard"]:
+            return _serve_cecp(Output(sys.stdout))
+        from uci.protocol import UciEngine, serve
+        from uci.shared import read_line
+
+        engine = UciEngine(Output(sys.stdout))  # built before input arrives: the first answer is quick
         if args:
             engine.execute(" ".join(args))
+            engine.shutdown()
+            return 0
+        first = read_line(sys.stdin) if sys.stdin is not None else None
+        if first is not None and first.split()[:1] == ["xboard"]:
+            return _serve_cecp(engine.out, engine.thinker)  # XBoard's first line: the rest is CECP
+        if first is not None and not engine.execute(first):
             engine.shutdown()
             return 0
         return serve(engine)
     except KeyboardInterrupt:
         return 130
+
+
+def _serve_cecp(out: Output, thinker: Thinker | None = None) -> int:
+    from uci.cecp import CecpEngine, serve_cecp
+
+    return serve_cecp(CecpEngine(out, thinker))
 
 
 if __name__ == "__main__":

@@ -14,11 +14,17 @@ uci.options.OptionError: Hash: 4096 is out of range 1..1024
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+
+from uci.shared import echo
 
 Value = int | bool | str | None
 OnChange = Callable[[Value], None]
+
+
+def _given(text: str | None) -> str:
+    """A setoption value as quoted in an error (cut short), or "no value"."""
+    return echo(text) if text is not None else "no value"
 
 
 class OptionError(ValueError):
@@ -64,7 +70,7 @@ class SpinOption(Option):
         try:
             value = int(text)
         except ValueError:
-            raise OptionError(f"{self.name}: {text!r} is not an integer") from None
+            raise OptionError(f"{self.name}: {echo(text)} is not an integer") from None
         if not self.minimum <= value <= self.maximum:
             raise OptionError(f"{self.name}: {value} is out of range {self.minimum}..{self.maximum}")
         return value
@@ -79,7 +85,7 @@ class CheckOption(Option):
     def parse(self, text: str | None) -> bool:
         word = (text or "").lower()
         if word not in ("true", "false"):
-            raise OptionError(f"{self.name}: expected true or false, got {text!r}")
+            raise OptionError(f"{self.name}: expected true or false, got {_given(text)}")
         return word == "true"
 
     def uci_line(self) -> str:
@@ -97,7 +103,7 @@ class ComboOption(Option):
         for choice in self.choices:
             if text is not None and choice.lower() == text.lower():
                 return choice
-        raise OptionError(f"{self.name}: {text!r} is not supported (choices: {', '.join(self.choices)})")
+        raise OptionError(f"{self.name}: {_given(text)} is not supported (choices: {', '.join(self.choices)})")
 
     def uci_line(self) -> str:
         return f"{super().uci_line()} default {self.default}" + "".join(f" var {c}" for c in self.choices)
@@ -139,6 +145,6 @@ class Options:
         """Apply ``setoption name <name> value <text>``; raises ``OptionError``."""
         option = self.find(name)
         if option is None:
-            raise OptionError(f"unknown option {name!r} (options: {', '.join(o.name for o in self)})")
+            raise OptionError(f"unknown option {echo(name)} (options: {', '.join(o.name for o in self)})")
         option.set(text)
         return option

@@ -38,17 +38,27 @@ from __future__ import annotations
 
 import sys
 import traceback
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable
 from typing import ClassVar, TextIO
 
-from engine import STARTING_FEN, FenError, Move, MoveError, Position, divide, move_to_uci, parse_uci
+from engine import STARTING_FEN, Move, Position, divide, move_to_uci
 from search.limits import Limits, Result
 from search.search import MAX_DEPTH, Searcher
 from search.skill import ELO_MAX, ELO_MIN, SKILL_MAX, skill_from_options
 from search.thinker import Thinker, ThinkerBusy
 from uci.display import diagram, eval_table, info_line
 from uci.options import ButtonOption, CheckOption, ComboOption, OptionError, Options, SpinOption, Value
+from uci.shared import (
+    CommandError,
+    Output,
+    check_move,
+    clip_message,
+    echo,
+    engine_version,
+    position_from_fen,
+    read_line,
+    run_until_quit,
+)
 
 ENGINE_NAME = "Alice Engine"
 ENGINE_AUTHOR = "the alice-engine authors"
@@ -65,81 +75,15 @@ GO_FLAGS = ("infinite", "ponder")
 GO_KEYWORDS = GO_INT_FIELDS + GO_FLAGS + ("searchmoves",)
 
 
-def engine_version() -> str:
-    """The version and the build, e.g. ``0.2.0 (compiled: mypyc)``."""
-    from engine.build import version_line
-
-    return version_line()
-
-
-class CommandError(ValueError):
-    """A command that cannot be carried out; shown as ``info string error: <message>``."""
-
-
 def _depth_arg(command: str, text: str) -> int:
     """A depth argument: a positive integer, else a ``CommandError`` naming ``command``."""
     try:
         depth = int(text)
     except ValueError:
-        raise CommandError(f"{command}: depth must be an integer, got {text!r}") from None
+        raise CommandError(f"{command}: depth must be an integer, got {echo(text)}") from None
     if depth < 1:
         raise CommandError(f"{command}: depth must be at least 1, got {depth}")
     return depth
-
-
-class Output:
-    """Line-oriented, flushed writes to stdout under ``lock`` (shared with the search's
-    callbacks). A closed pipe makes it silent."""
-
-    def __init__(self, stream: TextIO, lock: AbstractContextManager[object] | None = None) -> None:
-        self.stream = stream
-        self.lock: AbstractContextManager[object] = lock if lock is not None else _NoLock()
-        self.closed = False
-
-    def send(self, line: str) -> None:
-        self.send_lines([line])
-
-    def send_lines(self, lines: Sequence[str]) -> None:
-        with self.lock:
-            if self.closed:
-                return
-            try:
-                self.stream.write("".join(line + "\n" for line in lines))
-                self.stream.flush()
-            except (BrokenPipeError, ValueError, OSError):
-                self._silence()
-
-    def close(self) -> None:
-        with self.lock:
-            if not self.closed:
-                try:
-                    self.stream.flush()
-                except (BrokenPipeError, ValueError, OSError):
-                    self._silence()
-                self.closed = True
-
-    def _silence(self) -> None:
-        """The reader has gone: write nothing more, and keep Python's exit-time flush quiet."""
-        self.closed = True
-        try:
-            import os
-
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, self.stream.fileno())
-            os.close(devnull)
-        except (OSError, ValueError, AttributeError):
-            pass
-
-
-class _NoLock(AbstractContextManager[object]):
-    """Stands in for a lock when nothing else writes (a bare ``Output``)."""
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-
-def one_line(text: str) -> str:
-    return " ".join(str(text).split())
 
 
 Handler = Callable[["UciEngine", list[str]], bool | None]
@@ -177,7 +121,7 @@ class UciEngine:
         handler = self.HANDLERS.get(command)
         try:
             if handler is None:
-                raise CommandError(f"unknown command {one_line(line)[:80]!r}")
+                raise CommandError(f"unknown command {echo(line)}")
             return handler(self, args) is not False
         except (CommandError, OptionError, ThinkerBusy) as exc:
             self.error(str(exc))
@@ -187,7 +131,7 @@ class UciEngine:
         return True
 
     def error(self, message: str) -> None:
-        self.out.send("info string error: " + one_line(message))
+        self.out.send("info string error: " + clip_message(message))
 
     def shutdown(self) -> None:
         """Stop any search (printing its bestmove, as on ``stop``) and silence the output."""
@@ -252,19 +196,12 @@ class UciEngine:
             if not fen:
                 raise CommandError("position fen: missing FEN")
         else:
-            raise CommandError(f"position: expected 'startpos' or 'fen', got {args[0]!r}")
+            raise CommandError(f"position: expected 'startpos' or 'fen', got {echo(args[0])}")
         if rest and rest[0].lower() != "moves":
-            raise CommandError(f"position: expected 'moves', got {rest[0]!r}")
-        try:
-            pos = Position(fen)
-        except FenError as exc:
-            raise CommandError(f"position: bad FEN {fen!r}: {exc}") from None
+            raise CommandError(f"position: expected 'moves', got {echo(rest[0])}")
+        pos = position_from_fen(fen, "position")
         for number, text in enumerate(rest[1:], 1):
-            try:
-                move = parse_uci(pos, text)
-            except MoveError as exc:
-                raise CommandError(f"position: move {number} ({text}): {exc}") from None
-            pos.push(move)
+            pos.push(check_move(pos, text, f"position: move {number}"))
         self.pos = pos
 
     # ------------------------------------------------------------ go
@@ -305,7 +242,7 @@ class UciEngine:
                 try:
                     value = int(args[i + 1])
                 except ValueError:
-                    raise CommandError(f"go: {word} expects an integer, got {args[i + 1]!r}") from None
+                    raise CommandError(f"go: {word} expects an integer, got {echo(args[i + 1])}") from None
                 if word in GO_CLAMPED_FIELDS:
                     value = max(0, value)
                 elif value < 1:
@@ -321,10 +258,7 @@ class UciEngine:
                 i += 1
                 moves: list[Move] = []
                 while i < len(args) and args[i].lower() not in GO_KEYWORDS:
-                    try:
-                        move = parse_uci(self.pos, args[i])
-                    except MoveError as exc:
-                        raise CommandError(f"go searchmoves: {exc}") from None
+                    move = check_move(self.pos, args[i], "go searchmoves")
                     if move not in moves:
                         moves.append(move)
                     i += 1
@@ -332,7 +266,7 @@ class UciEngine:
                     raise CommandError("go: searchmoves needs at least one move")
                 limits.searchmoves = moves
             else:
-                raise CommandError(f"go: unknown argument {args[i]!r}")
+                raise CommandError(f"go: unknown argument {echo(args[i])}")
         return limits
 
     # ------------------------------------------------------------ go perft
@@ -405,20 +339,12 @@ def serve(engine: UciEngine, stdin: TextIO | None = None) -> int:
     if stream is None:  # started with stdin closed
         engine.shutdown()
         return 0
-    reader = getattr(stream, "buffer", None)
-    try:
-        while True:
-            raw = reader.readline() if reader is not None else stream.readline()
-            if not raw:
-                break
-            line = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else raw
-            if not engine.execute(line):
-                break
-    except KeyboardInterrupt:
-        engine.shutdown()
-        return 130
-    engine.shutdown()
-    return 0
+
+    def step() -> bool:
+        line = read_line(stream)
+        return line is not None and engine.execute(line)
+
+    return run_until_quit(step, engine.shutdown)
 
 
 def bestmove_line(root: Position, result: Result) -> str:
