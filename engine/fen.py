@@ -16,7 +16,20 @@ from typing import TYPE_CHECKING
 
 import chess
 
-from engine.tables import BOARD_A, CASTLE_WK, CASTLE_WQ, CASTLES, CASTLING_LETTERS, KING, PAWN, ROOK, piece_code
+from engine.bits import Bitboard
+from engine.movegen import piece_attacks
+from engine.tables import (
+    BB_SQUARES,
+    BOARD_A,
+    CASTLE_WK,
+    CASTLE_WQ,
+    CASTLES,
+    CASTLING_LETTERS,
+    KING,
+    PAWN,
+    ROOK,
+    piece_code,
+)
 
 if TYPE_CHECKING:
     from engine.position import Position
@@ -169,15 +182,19 @@ def parse_fen(fen: str) -> ParsedFen:
 
 
 def _check_not_in_check(parsed: ParsedFen) -> None:
-    from engine.position import Position
-
-    probe = Position(None)
-    probe.sq = parsed.squares[:]
-    probe.turn = parsed.turn ^ 1
-    probe._rebuild()
-    if probe.in_check():
-        side = "white" if probe.turn else "black"
-        raise FenError(f"board field: {side} is in check but it is not {side}'s move")
+    """The side that is not to move must not be in check (its king could be taken)."""
+    side = parsed.turn ^ 1
+    squares = parsed.squares
+    k = next(s for s, p in enumerate(squares) if p & 7 == KING and (p >> 3) & 1 == side)
+    kb = squares[k] >> 4
+    occ: Bitboard = 0
+    for s, p in enumerate(squares):
+        if p and p >> 4 == kb:
+            occ |= BB_SQUARES[s]
+    for s, p in enumerate(squares):
+        if p and p >> 4 == kb and (p >> 3) & 1 != side and piece_attacks(p, s, occ) & BB_SQUARES[k]:
+            name = "white" if side else "black"
+            raise FenError(f"board field: {name} is in check but it is not {name}'s move")
 
 
 def write_fen(pos: Position) -> str:

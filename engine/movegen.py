@@ -37,6 +37,7 @@ from engine.tables import (
     ORTHO_RAYS,
     PAWN,
     PAWN_ATTACKS,
+    QUEEN,
     ROOK,
     Move,
     Piece,
@@ -116,6 +117,105 @@ def checking_squares(k: Square, o: Bitboard, king_color: int) -> tuple[i64, i64,
     dg = diag_attacks(k, o)
     ot = ortho_attacks(k, o)
     return (0, PAWN_ATTACKS[king_color << 6 | k], KNIGHT_ATTACKS[k], dg, ot, dg | ot, 0)
+
+
+class CheckInfo:
+    """What ``gives_check`` needs about the side to move's opponent, computed once per node
+    (``set``), as typed fields: the enemy king's square and board, that board's occupancy,
+    the squares from which a piece arriving there checks it, by piece type (``engine.movegen.
+    checking_squares``), and our diagonal and orthogonal sliders standing on that board (they
+    give a discovered check when a piece of ours leaves the line). A search keeps one per ply
+    and refills it: nothing is allocated per node.
+
+    >>> from engine.position import Position
+    >>> info = check_info(Position())
+    >>> info.king == 60 and info.board == 0
+    True
+    """
+
+    __slots__ = ("bishop", "board", "diag", "king", "knight", "occ", "ortho", "pawn", "queen", "rook")
+
+    def __init__(self) -> None:
+        self.king: int = 0
+        self.board: int = 0
+        self.occ: Bitboard = 0
+        self.pawn: Bitboard = 0
+        self.knight: Bitboard = 0
+        self.bishop: Bitboard = 0
+        self.rook: Bitboard = 0
+        self.queen: Bitboard = 0
+        self.diag: Bitboard = 0
+        self.ortho: Bitboard = 0
+
+    def set(self, pos: Position) -> None:
+        """Fill the fields for ``pos`` (the side to move is the one that would give check)."""
+        us = pos.turn
+        k = bit_length(pos.kings & (pos.black if us else pos.white)) - 1
+        kb = pos.sq[k] >> 4
+        o = pos.occ_b if kb else pos.occ_a
+        mine = (pos.white if us else pos.black) & o
+        dg = diag_attacks(k, o)
+        ot = ortho_attacks(k, o)
+        self.king = k
+        self.board = kb
+        self.occ = o
+        self.pawn = PAWN_ATTACKS[(us ^ 1) << 6 | k]
+        self.knight = KNIGHT_ATTACKS[k]
+        self.bishop = dg
+        self.rook = ot
+        self.queen = dg | ot
+        self.diag = mine & (pos.bishops | pos.queens)
+        self.ortho = mine & (pos.rooks | pos.queens)
+
+    def checking(self, ptype: int) -> Bitboard:
+        """The squares from which a piece of type ``ptype`` on the king's board gives check."""
+        if ptype == PAWN:
+            return self.pawn
+        if ptype == KNIGHT:
+            return self.knight
+        if ptype == BISHOP:
+            return self.bishop
+        if ptype == ROOK:
+            return self.rook
+        if ptype == QUEEN:
+            return self.queen
+        return 0
+
+
+def check_info(pos: Position) -> CheckInfo:
+    """A new ``CheckInfo`` for ``pos`` (the search refills one per ply instead)."""
+    info = CheckInfo()
+    info.set(pos)
+    return info
+
+
+def gives_check(pos: Position, m: Move, info: CheckInfo) -> bool:
+    """Does legal move ``m`` check the opponent? Same answer as ``pos.gives_check(m)``
+    without making the move (castling falls back to it); ``info`` is ``pos``'s ``CheckInfo``.
+
+    A piece from the other board lands on the king's board: a direct check if it lands
+    on a checking square. A piece leaving the king's board (every move transfers) can
+    only uncover a line from one of our sliders there: a discovered check.
+
+    >>> from engine.position import Position
+    >>> from engine.notation import parse_uci
+    >>> pos = Position("4k3/8/8/8/8/8/8/3QK3 w - - 0 1")
+    >>> gives_check(pos, parse_uci(pos, "d1d8"), check_info(pos))  # lands on B: no check on A
+    False
+    """
+    s = m & 63
+    d = (m >> 6) & 63
+    p = pos.sq[s]
+    if p & 7 == KING and (d - s == 2 or s - d == 2):
+        return pos.gives_check(m)
+    if p >> 4 != info.board:
+        return bool(info.checking((m >> 12) or (p & 7)) & BB_SQUARES[d])
+    fb = BB_SQUARES[s]
+    o2 = (info.occ ^ fb) & ~(BB_SQUARES[d])  # a capture on this board removes the captured piece too
+    k = info.king
+    if diag_attacks(k, o2) & info.diag & ~fb:
+        return True
+    return bool(ortho_attacks(k, o2) & info.ortho & ~fb)
 
 
 def pin_ray(pos: Position, color: int, s: Square) -> Bitboard:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from engine.movegen import legal_moves
+from engine.notation import move_to_uci
 from engine.position import Position
 
 
@@ -40,8 +41,6 @@ def divide(pos: Position, depth: int) -> Iterator[tuple[str, int]]:
     >>> dict(divide(Position(), 2))["e2e4"]
     20
     """
-    from engine.notation import move_to_uci
-
     for m in legal_moves(pos):
         uci = move_to_uci(pos, m)
         pos.push(m)

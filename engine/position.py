@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
 from mypy_extensions import i64
 
 from engine import movegen
+from engine.fen import parse_fen, write_fen
 from engine.bits import Bitboard, bit_length, unsigned
 from engine.tables import (
     BB_SQUARES,
@@ -113,8 +113,6 @@ class Position:
 
     def set_fen(self, fen: str) -> None:
         """Replace this position by ``fen``; on error nothing changes."""
-        from engine.fen import parse_fen
-
         parsed = parse_fen(fen)  # raises before anything is touched
         self.sq = parsed.squares
         self.turn = parsed.turn
@@ -122,16 +120,15 @@ class Position:
         self.halfmove = parsed.halfmove
         self.fullmove = parsed.fullmove
         self.stack = []
-        self._rebuild()
+        self.rebuild()
 
     def fen(self) -> str:
         """The compact FEN, as Fairy-Stockfish prints it."""
-        from engine.fen import write_fen
-
         return write_fen(self)
 
-    def _rebuild(self) -> None:
-        """The bitboards and the key from the mailbox."""
+    def rebuild(self) -> None:
+        """Recompute everything derived from the mailbox ``sq``, ``turn`` and ``castling`` (the
+        bitboards and the key): call it after editing those fields directly."""
         self.pawns = self.knights = self.bishops = self.rooks = self.queens = self.kings = 0
         self.black = self.white = self.occ_a = self.occ_b = 0
         for s, p in enumerate(self.sq):

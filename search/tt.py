@@ -79,8 +79,8 @@ class TranspositionTable:
 
     def __init__(self, mb: int = 16) -> None:
         self.slots = 0
-        self.keys: array = array("Q")
-        self.data: array = array("Q")
+        self.keys: array[int] = array("Q")
+        self.data: array[int] = array("Q")
         self.generation = 0
         self.resize(mb)
 

@@ -95,7 +95,7 @@ def test_colliding_entries_never_yield_an_illegal_move() -> None:
     for seed, fen in enumerate(BENCH_FENS):
         pos = Position(fen)
         searcher = Searcher(1)
-        searcher.tt = GarbageTable(seed)
+        searcher.tree.tt = GarbageTable(seed)
         its: list[Iteration] = []
         result = searcher.search(pos, Limits(depth=3), threading.Event(), its.append)
         legal = pos.legal_moves()
