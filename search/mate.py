@@ -42,6 +42,7 @@ from engine.position import UNDO_KEY, Position
 from engine.tables import KING, Move
 from search.clock import Clock, SearchStopped
 from search.limits import Iteration, Result
+from search.ordering import ORDER_VALUE
 from search.score import MATE
 from search.tree import Tree
 
@@ -56,7 +57,6 @@ ORDER_KILLER = 1 << 29  # ... then the killer of this ply
 ORDER_CHECK = 1 << 20  # attacker: checks before captures before the rest
 ORDER_CAPTURE = 1 << 10  # captures (attacker and defender) by victim value
 ORDER_KING = 1 << 9  # defender: king moves after captures, before the rest
-VICTIM_VALUE = (0, 1, 3, 3, 5, 9, 0)  # capture ordering by ptype
 FIFTY = 100  # halfmove clock of the fifty-move draw
 
 PROVED, REFUTED, UNKNOWN = 1, 0, -1  # what the table knows of a node
@@ -214,7 +214,7 @@ class MateSearch:
                 s = ORDER_CHECK if check else 0
                 victim = sq[(m >> 6) & 63]
                 if victim or m >> 12:
-                    s += ORDER_CAPTURE + VICTIM_VALUE[victim & 7] * 16 + (m >> 12)
+                    s += ORDER_CAPTURE + ORDER_VALUE[victim & 7] * 16 + (m >> 12)
             scored.append((s, m))
         scored.sort(reverse=True)
         return [m for _, m in scored]
@@ -232,7 +232,7 @@ class MateSearch:
             else:
                 victim = sq[(m >> 6) & 63]
                 if victim:
-                    s = ORDER_CAPTURE + VICTIM_VALUE[victim & 7]
+                    s = ORDER_CAPTURE + ORDER_VALUE[victim & 7]
                 elif sq[m & 63] & 7 == KING:
                     s = ORDER_KING
                 else:

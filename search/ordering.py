@@ -33,7 +33,9 @@ CAPTURE_BASE: Final = 1 << 24  # ordering: captures and promotions above killers
 KILLER_SCORE: Final = 1 << 22  # ordering: killer moves above other quiet moves
 COUNTER_SCORE: Final = (1 << 22) - 1  # ordering: the countermove just below the killers
 BAD_CAPTURE_BASE: Final = -(1 << 24)  # ordering: captures that lose the capturer go after the quiet moves
-ORDER_VALUE: Final = (0, 1, 3, 3, 5, 9, 20)  # MVV-LVA piece values by ptype
+# MVV-LVA ranks by ptype, not material (search.score.PIECE_VALUE): the king ranks last as a
+# capturer. The mate search orders its captures by them too.
+ORDER_VALUE: Final = (0, 1, 3, 3, 5, 9, 20)
 
 
 class Heuristics:
