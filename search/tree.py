@@ -23,7 +23,7 @@ from engine.tables import Move
 from search.clock import Clock
 from search.evalcache import EvalCache
 from search.ordering import MAX_PLY, ORDER_VALUE, Heuristics
-from search.score import DRAW, INF, MATE, MATE_BOUND
+from search.score import DRAW, INF, MATE, MATE_BOUND, PIECE_VALUE
 from search.tt import (
     BOUND_EXACT,
     BOUND_LOWER,
@@ -59,7 +59,6 @@ QS_CHECKS: Final = 1  # first quiescence ply also tries quiet moves that give di
 QS_TT: Final = 1  # quiescence probes and stores the transposition table (depth 0)
 QS_BAD_CAPTURES: Final = 1  # quiescence skips taking a cheaper piece where the capturer can be retaken
 DELTA_MARGIN: Final = 200  # quiescence: skip captures that cannot lift alpha even with this margin
-QS_VALUE: Final = (0, 100, 320, 330, 500, 950, 0)  # quiescence delta pruning: what a capture can win, by ptype
 
 
 class Tree:
@@ -363,7 +362,7 @@ class Tree:
                     scored.append(((m >> 12) * 64 + ORDER_VALUE[victim & 7] * 16) << 16 | m)
                     continue
                 vv = ORDER_VALUE[victim & 7]
-                if QS_VALUE[victim & 7] < hopeless:
+                if PIECE_VALUE[victim & 7] < hopeless:  # what the capture can win
                     continue
                 p = sq[m & 63]
                 av = ORDER_VALUE[p & 7]
