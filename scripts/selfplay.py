@@ -109,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         print(
                             f"selfplay.py: error: {tree} could not be compiled: `python setup.py build_ext"
                             f" --inplace` needs mypy and setuptools>=77 in {sys.executable}"
-                            " (pip install 'mypy>=1.15,<2.5' 'setuptools>=77'); or pass --pure",
+                            " (pip install 'mypy>=2.4.1,<2.5' 'setuptools>=77'); or pass --pure",
                             file=sys.stderr,
                         )
                         return 2

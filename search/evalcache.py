@@ -17,12 +17,17 @@ True
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Callable
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
+from mypy_extensions import i64
+
+from engine.bits import i64_store
 from engine.position import Position
 from search.evaluate import evaluate
+
+if TYPE_CHECKING:
+    from librt.vecs import vec
 
 # ---------------------------------------------------------------- tunables
 EVAL_CACHE_BITS: Final = 16  # static evaluations remembered (2**bits slots, 8 bytes each)
@@ -34,12 +39,12 @@ class EvalCache:
     """``evaluate`` through a direct-mapped cache (see the module docstring)."""
 
     def __init__(self) -> None:
-        self.table = array("Q", bytes(8 << EVAL_CACHE_BITS))
+        self.table: vec[i64] = i64_store(1 << EVAL_CACHE_BITS)
         # None: search.evaluate.evaluate, called natively; tests hook in a function of their own.
         self.hook: Callable[[Position], int] | None = None
 
     def clear(self) -> None:
-        self.table = array("Q", bytes(8 << EVAL_CACHE_BITS))
+        self.table = i64_store(1 << EVAL_CACHE_BITS)
 
     def static(self, pos: Position) -> int:
         """The static evaluation of ``pos`` for the side to move."""

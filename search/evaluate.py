@@ -33,9 +33,11 @@ transferred), which is why the threat term looks at the board the king is not on
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from engine.bits import BB_ALL, Bitboard, bit_length, popcount
+from mypy_extensions import i64
+
+from engine.bits import BB_ALL, Bitboard, bit_length, i64_table, popcount
 from engine.movegen import checking_squares, piece_attacks
 from engine.position import Position
 from engine.tables import (
@@ -48,6 +50,9 @@ from engine.tables import (
     ROOK,
 )
 from search.score import PIECE_VALUE
+
+if TYPE_CHECKING:
+    from librt.vecs import vec
 
 # ---------------------------------------------------------------- weights
 CENTER_BONUS: Final = (0, 0, 13, 5, 0, -4, 0)  # piece-square: per step nearer the centre, by ptype
@@ -117,17 +122,17 @@ def _by_code(weights: tuple[int, ...]) -> list[int]:
     return [(weights[code & 7] if code & 7 < len(weights) else 0) * (1 if code & 8 else -1) for code in range(32)]
 
 
-PST: Final[list[int]] = _build_pst()
-KING_MG: Final[list[int]] = _build_king_pst(True)
-KING_EG: Final[list[int]] = _build_king_pst(False)
-MOB_FREE_BY_CODE: Final[list[int]] = _by_code(MOB_FREE)
-MOB_BLOCKED_BY_CODE: Final[list[int]] = _by_code(MOB_BLOCKED)
-OPP_BOARD_BY_CODE: Final[list[int]] = _by_code(OPP_BOARD)
-DEFENDER_BY_CODE: Final[list[int]] = _by_code(DEFENDER)
-KS_ZONE_BY_TYPE: Final[list[int]] = list(KS_ZONE_ATTACK)
-KS_CHECK_BY_TYPE: Final[list[int]] = list(KS_CHECK_THREAT)
-KS_ARRIVE_BY_TYPE: Final[list[int]] = list(KS_ARRIVE)
-HANGING_BY_TYPE: Final[list[int]] = list(THREAT_HANGING)
+PST: Final[vec[i64]] = i64_table(_build_pst())
+KING_MG: Final[vec[i64]] = i64_table(_build_king_pst(True))
+KING_EG: Final[vec[i64]] = i64_table(_build_king_pst(False))
+MOB_FREE_BY_CODE: Final[vec[i64]] = i64_table(_by_code(MOB_FREE))
+MOB_BLOCKED_BY_CODE: Final[vec[i64]] = i64_table(_by_code(MOB_BLOCKED))
+OPP_BOARD_BY_CODE: Final[vec[i64]] = i64_table(_by_code(OPP_BOARD))
+DEFENDER_BY_CODE: Final[vec[i64]] = i64_table(_by_code(DEFENDER))
+KS_ZONE_BY_TYPE: Final[vec[i64]] = i64_table(KS_ZONE_ATTACK)
+KS_CHECK_BY_TYPE: Final[vec[i64]] = i64_table(KS_CHECK_THREAT)
+KS_ARRIVE_BY_TYPE: Final[vec[i64]] = i64_table(KS_ARRIVE)
+HANGING_BY_TYPE: Final[vec[i64]] = i64_table(THREAT_HANGING)
 
 
 def _ks_penalty(units: int, attackers: int) -> int:

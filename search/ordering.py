@@ -14,11 +14,17 @@ larger move number, so every order is total and the same in both builds.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
+from mypy_extensions import i64
+
+from engine.bits import i64_buffer
 from engine.movegen import attackers
 from engine.position import Position
 from engine.tables import Move
+
+if TYPE_CHECKING:
+    from librt.vecs import vec
 
 # ---------------------------------------------------------------- tunables
 MAX_PLY: Final = 100  # hard limit on the search stack
@@ -42,28 +48,29 @@ class Heuristics:
     """Killers, history and countermoves, and the move order built from them (module docstring)."""
 
     def __init__(self) -> None:
-        self.history: list[list[int]] = [[0] * 4096 for _ in range(2)]
-        self.killers: list[list[Move]] = [[0, 0] for _ in range(MAX_PLY + 2)]
-        self.countermoves: list[Move] = [0] * 4096
+        self.history: vec[i64] = i64_buffer(2 * 4096)  # [side to move << 12 | from | to << 6]
+        self.killers: vec[i64] = i64_buffer(2 * (MAX_PLY + 2))  # [2 * ply], [2 * ply + 1]
+        self.countermoves: vec[i64] = i64_buffer(4096)  # [the previous move's from | to << 6]
 
     def clear(self) -> None:
         """Forget everything learned (``ucinewgame``)."""
-        self.history = [[0] * 4096 for _ in range(2)]
+        self.history = i64_buffer(2 * 4096)
         self.new_search()
-        self.countermoves = [0] * 4096
+        self.countermoves = i64_buffer(4096)
 
     def new_search(self) -> None:
         """Killers belong to one search; history and countermoves are kept."""
-        self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
+        self.killers = i64_buffer(2 * (MAX_PLY + 2))
 
     def order(self, pos: Position, moves: list[Move], tt_move: Move, ply: int) -> list[Move]:
         """Hash move, captures/promotions by MVV-LVA, killers, countermove, then quiet moves by
         history, and last the captures of a cheaper piece that the capturer loses on the board
         it lands on."""
         sq = pos.sq
-        hist = self.history[pos.turn]
-        k = self.killers[ply]
-        k0, k1 = k[0], k[1]
+        hist = self.history
+        side = pos.turn << 12
+        k0 = self.killers[2 * ply]
+        k1 = self.killers[2 * ply + 1]
         see = BAD_CAPTURE_ORDER
         counter = self.countermoves[pos.stack[-1][0] & 4095] if USE_COUNTERMOVE and pos.stack else -1
         them = pos.turn ^ 1
@@ -90,7 +97,7 @@ class Heuristics:
             elif m == counter:
                 s = COUNTER_SCORE
             else:
-                s = hist[m & 4095]
+                s = hist[side | m & 4095]
             scored.append(s << 16 | m)
         scored.sort(reverse=True)
         return [x & 0xFFFF for x in scored]
@@ -98,23 +105,24 @@ class Heuristics:
     def reward(self, pos: Position, m: Move, ply: int, depth: int, quiets: list[Move]) -> None:
         """A quiet move caused a beta cutoff: killer, countermove and history bonus; the quiet
         moves tried before it get a history malus (``USE_HISTORY_MALUS``)."""
-        k = self.killers[ply]
-        if k[0] != m:
-            k[1] = k[0]
-            k[0] = m
+        k = self.killers
+        if k[2 * ply] != m:
+            k[2 * ply + 1] = k[2 * ply]
+            k[2 * ply] = m
         if pos.stack:
             self.countermoves[pos.stack[-1][0] & 4095] = m
-        h = self.history[pos.turn]
+        h = self.history
+        side = pos.turn << 12
         if USE_HISTORY_MALUS:
             bonus = min(depth * depth, HISTORY_BONUS_MAX)
-            i = m & 4095
+            i = side | m & 4095
             h[i] += bonus - h[i] * bonus // HISTORY_MAX
             for q in quiets:
-                j = q & 4095
+                j = side | q & 4095
                 h[j] -= bonus + h[j] * bonus // HISTORY_MAX
             return
-        i = m & 4095
+        i = side | m & 4095
         h[i] += depth * depth
         if h[i] > HISTORY_HALVE_AT:
-            for j in range(4096):
+            for j in range(side, side + 4096):
                 h[j] >>= 1
