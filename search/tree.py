@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.movegen import CheckInfo, attackers, check_info, gives_check
+from engine.movegen import ALL, CAPTURES, CheckInfo, attackers, gives_check
 from engine.position import UNDO_KEY, Position
 from engine.tables import Move
 from search.clock import Clock
 from search.evalcache import EvalCache
-from search.ordering import MAX_PLY, ORDER_VALUE, Heuristics
+from search.ordering import MAX_PLY, ORDER_VALUE, Heuristics, MovePicker
 from search.score import DRAW, INF, MATE, MATE_BOUND, PIECE_VALUE
 from search.tt import (
     BOUND_EXACT,
@@ -75,6 +75,9 @@ class Tree:
         self.root_best: Move = 0  # best move found so far in the running root search
         self.root_nodes_best = 0  # nodes spent under the best root move in the last root search
         self.root_nodes_all = 0  # nodes of that root search
+        # Per ply, made once: the move pickers (with their buffers) and the check information.
+        self.pickers = [MovePicker() for _ in range(MAX_PLY + 2)]
+        self.check_infos = [CheckInfo() for _ in range(MAX_PLY + 2)]
 
     def new_search(self) -> None:
         self.nodes = 0
@@ -213,20 +216,9 @@ class Tree:
                     if score >= beta:
                         return beta if score >= MATE_BOUND else score
 
-        moves = pos.legal_moves()
-        if not moves:
-            return -MATE + ply if in_check else DRAW
-        if tt_move and tt_move in moves:
-            # The hash move is searched first; the others are ordered only if it does not
-            # cut off (most hash moves do, and ordering is a large share of a node's cost).
-            rest = moves
-            rest.remove(tt_move)
-            moves = [tt_move]
-        else:
-            # No hash move, or a key collision or a stale entry: never play an unverified move.
-            rest = []
-            moves = self.heuristics.order(pos, moves, 0, ply)
-
+        heur = self.heuristics
+        picker = self.pickers[ply]
+        picker.start(pos, tt_move, ply, heur)
         futile = (
             bool(USE_FUTILITY)
             and not is_pv
@@ -241,20 +233,17 @@ class Tree:
         sq = pos.sq
         searched = 0
         lmp_limit = LMP_MOVES[depth] if USE_LMP and not is_pv and not in_check and depth < len(LMP_MOVES) else 999
-        quiets: list[Move] = []
-        cinfo: CheckInfo | None = None
-        i = 0
+        cinfo = self.check_infos[ply]
+        cinfo_set = False
         while True:
-            if i == 1 and rest:  # the hash move did not cut off: now order the others
-                moves.extend(self.heuristics.order(pos, rest, 0, ply))
-            if i >= len(moves):
+            m = picker.next(pos, heur)
+            if not m:
                 break
-            m = moves[i]
-            i += 1
             quiet = not sq[(m >> 6) & 63] and not m >> 12
             if quiet and (futile or searched >= lmp_limit) and best_score > -MATE_BOUND:
-                if cinfo is None:
-                    cinfo = check_info(pos)
+                if not cinfo_set:
+                    cinfo.set(pos)
+                    cinfo_set = True
                 if not gives_check(pos, m, cinfo):
                     continue
             pos.push(m)
@@ -287,10 +276,12 @@ class Tree:
                     alpha = score
                     if score >= beta:
                         if quiet:
-                            self.heuristics.reward(pos, m, ply, depth, quiets)
+                            heur.reward(pos, m, ply, depth, picker.tried, picker.ntried)
                         break
             if quiet:
-                quiets.append(m)
+                picker.add_tried(m)
+        if not picker.count:  # no legal move
+            return -MATE + ply if in_check else DRAW
 
         bound = BOUND_LOWER if best_score >= beta else (BOUND_EXACT if best_score > orig_alpha else BOUND_UPPER)
         self.tt.store(key, best_move, score_to_tt(best_score, ply), depth, bound)
@@ -322,9 +313,10 @@ class Tree:
                     return tt_score
         in_check = pos.in_check()
         orig_alpha = alpha
+        picker = self.pickers[ply]
         if in_check:
-            moves = pos.legal_moves()
-            if not moves:
+            n = picker.start_qsearch(pos, ALL, None)
+            if not n:
                 return -MATE + ply
             if ply >= MAX_PLY:
                 return self.evals.static(pos)
@@ -338,28 +330,34 @@ class Tree:
                 return stand
             alpha = max(alpha, stand)
             best = stand
-            if qply == 0 and QS_CHECKS:
-                moves = self.captures_and_checks(pos)
-            else:
-                moves = pos.captures()
-            if not moves:
+            checks: CheckInfo | None = None
+            if qply == 0 and QS_CHECKS:  # quiet moves that give check (direct or discovered) too
+                checks = self.check_infos[ply]
+                checks.set(pos)
+            n = picker.start_qsearch(pos, CAPTURES, checks)
+            if not n:
                 return stand
         sq = pos.sq
-        scored: list[int] = []  # score << 16 | move, as in _order
+        keys = picker.keys  # the moves, keyed in place: score << 16 | move, as in Heuristics.order
+        j = 0
         if in_check:
-            for m in moves:
+            for i in range(n):
+                m = keys[i]
                 victim = sq[(m >> 6) & 63]
-                scored.append((ORDER_VALUE[victim & 7] * 16 - ORDER_VALUE[sq[m & 63] & 7] + (m >> 12) * 64) << 16 | m)
+                keys[j] = (ORDER_VALUE[victim & 7] * 16 - ORDER_VALUE[sq[m & 63] & 7] + (m >> 12) * 64) << 16 | m
+                j += 1
         else:
             # Delta pruning: a capture that cannot lift alpha even with a margin is skipped.
             hopeless = alpha - best - DELTA_MARGIN
             prune_bad = QS_BAD_CAPTURES
             them = pos.turn ^ 1
-            for m in moves:
+            for i in range(n):
+                m = keys[i]
                 d = (m >> 6) & 63
                 victim = sq[d]
                 if m >> 12:
-                    scored.append(((m >> 12) * 64 + ORDER_VALUE[victim & 7] * 16) << 16 | m)
+                    keys[j] = ((m >> 12) * 64 + ORDER_VALUE[victim & 7] * 16) << 16 | m
+                    j += 1
                     continue
                 vv = ORDER_VALUE[victim & 7]
                 if PIECE_VALUE[victim & 7] < hopeless:  # what the capture can win
@@ -368,11 +366,14 @@ class Tree:
                 av = ORDER_VALUE[p & 7]
                 if prune_bad and vv < av and attackers(pos, them, d, pos.occ_a if p >> 4 else pos.occ_b):
                     continue
-                scored.append((vv * 16 - av) << 16 | m)
-        scored.sort(reverse=True)
+                keys[j] = (vv * 16 - av) << 16 | m
+                j += 1
         best_move = 0
-        for x in scored:
-            m = x & 0xFFFF
+        picker.keyed(j)
+        while True:
+            m = picker.pick(j)
+            if not m:
+                break
             pos.push(m)
             score = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1)
             pos.pop()
@@ -387,13 +388,3 @@ class Tree:
             bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > orig_alpha else BOUND_UPPER)
             self.tt.store(pos.key, best_move, score_to_tt(best, ply), 0, bound)
         return best
-
-    @staticmethod
-    def captures_and_checks(pos: Position) -> list[Move]:
-        """Legal captures, promotions and quiet moves that give check (direct or discovered)."""
-        moves = pos.legal_moves()
-        if not moves:
-            return moves
-        info = check_info(pos)
-        sq = pos.sq
-        return [m for m in moves if sq[(m >> 6) & 63] or m >> 12 or gives_check(pos, m, info)]
