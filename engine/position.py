@@ -15,12 +15,13 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from mypy_extensions import i64
 
 from engine import movegen
 from engine.fen import parse_fen, write_fen
-from engine.bits import Bitboard, bit_length, unsigned
+from engine.bits import Bitboard, bit_length, i64_buffer, unsigned
 from engine.tables import (
     BB_SQUARES,
     BB_LEN,
@@ -48,6 +49,24 @@ from engine.tables import (
 )
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+# The piece-square accumulator: weights by piece code and square, ``PSQ[code << 6 | sq]``, that
+# the evaluation fills (``search.evaluate``: material plus placement, white's view) and every
+# position sums over its pieces in ``Position.psq``, kept up to date by ``push`` and ``pop``.
+# The rules do not read it. ``PSQ[PSQ_VERSION]`` counts the fills: a position whose sum was
+# made with an older table is summed again (``Position.psq_current``).
+PSQ_SIZE: Final = 32 * 64
+PSQ_VERSION: Final = PSQ_SIZE
+PSQ: Final = i64_buffer(PSQ_SIZE + 1)
+
+
+def set_psq_table(values: list[int]) -> None:
+    """Fill the accumulator's weights (``values[code << 6 | sq]``, 2048 of them)."""
+    if len(values) != PSQ_SIZE:
+        raise ValueError(f"a piece-square table has {PSQ_SIZE} weights, not {len(values)}")
+    for i in range(PSQ_SIZE):
+        PSQ[i] = values[i]
+    PSQ[PSQ_VERSION] += 1
 
 # One undo record: move, moved piece, captured piece, castling, halfmove clock and key
 # before the move (the bitboards are restored by applying the move's changes again).
@@ -81,7 +100,7 @@ class Position:
 
     __slots__ = (
         "bishops", "black", "castling", "fullmove", "halfmove", "key", "kings", "knights", "occ_a", "occ_b",
-        "pawns", "queens", "rooks", "sq", "stack", "turn", "white",
+        "pawns", "psq", "psq_version", "queens", "rooks", "sq", "stack", "turn", "white",
     )  # fmt: skip
 
     def __init__(self, fen: str | None = STARTING_FEN) -> None:
@@ -101,6 +120,8 @@ class Position:
         self.halfmove: int = 0
         self.fullmove: int = 1
         self.key: i64 = 0
+        self.psq: i64 = 0  # the sum of PSQ over the pieces (see PSQ)
+        self.psq_version: i64 = 0  # PSQ[PSQ_VERSION] when psq was summed
         self.stack: list[Undo] = []
         if fen is not None:
             self.set_fen(fen)
@@ -135,6 +156,22 @@ class Position:
             if p:
                 self._flip(p, BB_SQUARES[s])
         self.key = self.compute_key()
+        self.sum_psq()
+
+    def sum_psq(self) -> None:
+        """``psq`` from scratch, with the accumulator's current weights."""
+        total: i64 = 0
+        for s, p in enumerate(self.sq):
+            if p:
+                total += PSQ[p << 6 | s]
+        self.psq = total
+        self.psq_version = PSQ[PSQ_VERSION]
+
+    def psq_current(self) -> i64:
+        """``psq``, summed again first if the weights changed since (``set_psq_table``)."""
+        if self.psq_version != PSQ[PSQ_VERSION]:
+            self.sum_psq()
+        return self.psq
 
     @property
     def bb(self) -> list[Bitboard]:
@@ -205,6 +242,8 @@ class Position:
         other.halfmove = self.halfmove
         other.fullmove = self.fullmove
         other.key = self.key
+        other.psq = self.psq
+        other.psq_version = self.psq_version
         other.stack = self.stack[:]
         return other
 
@@ -224,8 +263,10 @@ class Position:
         sq[s] = 0
         sq[d] = np
         key ^= ZOBRIST[p << 6 | s] ^ ZOBRIST[np << 6 | d] ^ ZOBRIST_SIDE
+        psq = self.psq + PSQ[np << 6 | d] - PSQ[p << 6 | s]
         if q:
             key ^= ZOBRIST[q << 6 | d]
+            psq -= PSQ[q << 6 | d]
             self.halfmove = 0
         elif p & 7 == PAWN:
             self.halfmove = 0
@@ -238,6 +279,8 @@ class Position:
                 sq[rs] = 0
                 sq[rd] = r ^ BOARD_BIT
                 key ^= ZOBRIST[r << 6 | rs] ^ ZOBRIST[(r ^ BOARD_BIT) << 6 | rd]
+                psq += PSQ[(r ^ BOARD_BIT) << 6 | rd] - PSQ[r << 6 | rs]
+        self.psq = psq
         self._move_bits(s, d, p, np, q)
         cr = self.castling
         if cr:
@@ -303,10 +346,17 @@ class Position:
         np = sq[d]
         sq[s] = p
         sq[d] = q
+        psq = self.psq + PSQ[p << 6 | s] - PSQ[np << 6 | d]
+        if q:
+            psq += PSQ[q << 6 | d]
         if p & 7 == KING and (d - s == 2 or s - d == 2):
+            rs = CASTLE_ROOK_FROM[d]
             rd = CASTLE_ROOK_TO[d]
-            sq[CASTLE_ROOK_FROM[d]] = sq[rd] ^ BOARD_BIT
+            r = sq[rd]
+            sq[rs] = r ^ BOARD_BIT
             sq[rd] = 0
+            psq += PSQ[(r ^ BOARD_BIT) << 6 | rs] - PSQ[r << 6 | rd]
+        self.psq = psq
         self._move_bits(s, d, p, np, q)
         c = (p >> 3) & 1
         self.turn = c

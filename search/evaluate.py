@@ -37,9 +37,9 @@ from typing import TYPE_CHECKING, Final
 
 from mypy_extensions import i64
 
-from engine.bits import BB_ALL, Bitboard, bit_length, i64_table, popcount
+from engine.bits import BB_ALL, Bitboard, bit_length, i64_buffer, popcount
 from engine.movegen import checking_squares, piece_attacks
-from engine.position import Position
+from engine.position import Position, set_psq_table
 from engine.tables import (
     BB_FILE_A,
     BB_FILE_H,
@@ -122,17 +122,63 @@ def _by_code(weights: tuple[int, ...]) -> list[int]:
     return [(weights[code & 7] if code & 7 < len(weights) else 0) * (1 if code & 8 else -1) for code in range(32)]
 
 
-PST: Final[vec[i64]] = i64_table(_build_pst())
-KING_MG: Final[vec[i64]] = i64_table(_build_king_pst(True))
-KING_EG: Final[vec[i64]] = i64_table(_build_king_pst(False))
-MOB_FREE_BY_CODE: Final[vec[i64]] = i64_table(_by_code(MOB_FREE))
-MOB_BLOCKED_BY_CODE: Final[vec[i64]] = i64_table(_by_code(MOB_BLOCKED))
-OPP_BOARD_BY_CODE: Final[vec[i64]] = i64_table(_by_code(OPP_BOARD))
-DEFENDER_BY_CODE: Final[vec[i64]] = i64_table(_by_code(DEFENDER))
-KS_ZONE_BY_TYPE: Final[vec[i64]] = i64_table(KS_ZONE_ATTACK)
-KS_CHECK_BY_TYPE: Final[vec[i64]] = i64_table(KS_CHECK_THREAT)
-KS_ARRIVE_BY_TYPE: Final[vec[i64]] = i64_table(KS_ARRIVE)
-HANGING_BY_TYPE: Final[vec[i64]] = i64_table(THREAT_HANGING)
+# Tables derived from the weights above, made once at import and again by rebuild_tables()
+# (an evaluation fitter patches the weights, then calls it). Each is filled in place, so every
+# reference to it sees the new values; PST also fills the positions' piece-square accumulator
+# (engine.position.PSQ), which push and pop keep summed (Position.psq).
+PST: Final[vec[i64]] = i64_buffer(32 * 64)
+KING_MG: Final[vec[i64]] = i64_buffer(128)
+KING_EG: Final[vec[i64]] = i64_buffer(128)
+MOB_FREE_BY_CODE: Final[vec[i64]] = i64_buffer(32)
+MOB_BLOCKED_BY_CODE: Final[vec[i64]] = i64_buffer(32)
+OPP_BOARD_BY_CODE: Final[vec[i64]] = i64_buffer(32)
+DEFENDER_BY_CODE: Final[vec[i64]] = i64_buffer(32)
+KS_ZONE_BY_TYPE: Final[vec[i64]] = i64_buffer(7)
+KS_CHECK_BY_TYPE: Final[vec[i64]] = i64_buffer(7)
+KS_ARRIVE_BY_TYPE: Final[vec[i64]] = i64_buffer(7)
+HANGING_BY_TYPE: Final[vec[i64]] = i64_buffer(7)
+
+
+def _fill(table: vec[i64], values: list[int]) -> None:
+    for i in range(len(values)):
+        table[i] = values[i]
+
+
+def rebuild_tables() -> None:
+    """Derive every table from the named weights of this module (their current values).
+
+    Positions made before keep their piece-square sums from the old weights until they are
+    next evaluated, which sums them again (``Position.psq_current``); cached evaluations
+    (``search.evalcache``, a ``Searcher``'s) are not: clear or make anew the searchers after
+    changing the weights. Patching the weights works in the pure build (``ALICE_ENGINE_PURE=1``
+    or the checkout): the compiled one has them built into its code.
+
+    >>> import search.evaluate as ev
+    >>> from engine.position import Position
+    >>> pos = Position("rnbqkbnr/pppppppp/8/8/8/5|N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1")
+    >>> before, saved = ev.evaluate(pos), ev.CENTER_BONUS
+    >>> ev.CENTER_BONUS = (0, 0, 23, 5, 0, -4, 0)  # knights: 10 more per step nearer the centre
+    >>> ev.rebuild_tables(); ev.evaluate(pos) - before  # Nf3 is 3 steps in; black to move
+    -30
+    >>> ev.CENTER_BONUS = saved; ev.rebuild_tables(); ev.evaluate(pos) == before
+    True
+    """
+    pst = _build_pst()
+    _fill(PST, pst)
+    set_psq_table(pst)
+    _fill(KING_MG, _build_king_pst(True))
+    _fill(KING_EG, _build_king_pst(False))
+    _fill(MOB_FREE_BY_CODE, _by_code(MOB_FREE))
+    _fill(MOB_BLOCKED_BY_CODE, _by_code(MOB_BLOCKED))
+    _fill(OPP_BOARD_BY_CODE, _by_code(OPP_BOARD))
+    _fill(DEFENDER_BY_CODE, _by_code(DEFENDER))
+    _fill(KS_ZONE_BY_TYPE, list(KS_ZONE_ATTACK))
+    _fill(KS_CHECK_BY_TYPE, list(KS_CHECK_THREAT))
+    _fill(KS_ARRIVE_BY_TYPE, list(KS_ARRIVE))
+    _fill(HANGING_BY_TYPE, list(THREAT_HANGING))
+
+
+rebuild_tables()
 
 
 def _ks_penalty(units: int, attackers: int) -> int:
@@ -175,28 +221,21 @@ def _eval(pos: Position) -> tuple[int, int, int, int, int, int, int, int]:
     wpa_a = ((((wp & occ_a & ~BB_FILE_H) << 9) | ((wp & occ_a & ~BB_FILE_A) << 7)) & BB_ALL)
     bpa_a = ((bp & occ_a & ~BB_FILE_A) >> 9) | ((bp & occ_a & ~BB_FILE_H) >> 7)
 
-    material = 0
-    pcs = pawns
-    while pcs:
-        lsb = pcs & -pcs
-        pcs ^= lsb
-        s = bit_length(lsb) - 1
-        material += PST[sq[s] << 6 | s]
+    material = pos.psq_current()  # material and placement of every piece but the kings (PST)
     phase = (
         PHASE_WEIGHT[KNIGHT] * popcount(pos.knights)
         + PHASE_WEIGHT[BISHOP] * popcount(pos.bishops)
         + PHASE_WEIGHT[ROOK] * popcount(pos.rooks)
         + PHASE_WEIGHT[QUEEN] * popcount(pos.queens)
     )
-    # Each side's pieces: (material, mobility, blockage, placement, danger units it causes the
-    # enemy king, how many of its pieces cause them, its attacks on A, its attacks on B).
-    mat_w, mob_w, blk_w, rel_w, units0, attackers0, aw_a, aw_b = _side(
+    # Each side's pieces: (mobility, blockage, placement, danger units it causes the enemy
+    # king, how many of its pieces cause them, its attacks on A, its attacks on B).
+    mob_w, blk_w, rel_w, units0, attackers0, aw_a, aw_b = _side(
         sq, white & ~(kings | pawns), white, occ_a, occ_b, kb0, zone0, kb1, zone1, kn0, dg0, ot0, qu0
     )
-    mat_b, mob_b, blk_b, rel_b, units1, attackers1, ab_a, ab_b = _side(
+    mob_b, blk_b, rel_b, units1, attackers1, ab_a, ab_b = _side(
         sq, black & ~(kings | pawns), black, occ_a, occ_b, kb1, zone1, kb0, zone0, kn1, dg1, ot1, qu1
     )
-    material += mat_w + mat_b
     if popcount(pos.bishops & white) >= 2:
         material += BISHOP_PAIR
     if popcount(pos.bishops & black) >= 2:
@@ -254,11 +293,10 @@ def _side(
     dg: Bitboard,
     ot: Bitboard,
     qu: Bitboard,
-) -> tuple[int, int, int, int, int, int, Bitboard, Bitboard]:
+) -> tuple[int, int, int, int, int, Bitboard, Bitboard]:
     """One side's knights, bishops, rooks and queens (``pieces``): see ``_eval``. ``kbe``/``zone_e``
     are the enemy king's board and neighbourhood, ``kbo``/``zone_o`` its own king's, and
     ``kn``..``qu`` the squares from which each piece type checks the enemy king."""
-    material = 0
     mob = 0
     blk = 0
     rel = 0
@@ -271,7 +309,6 @@ def _side(
         s = bit_length(pieces & -pieces) - 1
         pieces &= pieces - 1
         p = sq[s]
-        material += PST[p << 6 | s]
         t = p & 7
         b = p >> 4
         o = occ_b if b else occ_a
@@ -299,7 +336,7 @@ def _side(
                 attackers += 1
         if b == kbo and a & zone_o:
             rel += DEFENDER_BY_CODE[p]
-    return material, mob, blk, rel, units, attackers, att_a, att_b
+    return mob, blk, rel, units, attackers, att_a, att_b
 
 
 def _flight_units(flights: Bitboard) -> int:
