@@ -394,7 +394,7 @@ class Legality:
         self.k_mask = k_mask
         self.y_mask = y_mask
 
-    def generate(self, pos: Position, buf: vec[i64], n: int, mode: int) -> int:
+    def generate(self, pos: Position, buf: vec[i64], n: i64, mode: i64) -> i64:
         """Write the legal moves of ``mode`` (``ALL``, ``CAPTURES``, ``QUIETS``) into ``buf`` from
         index ``n`` on; return the index after the last. ``set(pos)`` must have run.
 
@@ -509,7 +509,7 @@ class Legality:
             n = _castling(pos, buf, n, us, them, ksq, kb, self.occ_k, occ_y)
         return n
 
-    def is_legal(self, pos: Position, m: Move) -> bool:
+    def is_legal(self, pos: Position, m: i64) -> bool:
         """Is ``m`` (any 16-bit number: a hash move may be garbage) one of the legal moves of
         ``pos``? The same answer as ``m in legal_moves(pos)``, generating only the moves of the
         piece on ``m``'s from-square (castling: the castling moves). ``set(pos)`` must have run."""
@@ -613,8 +613,8 @@ def _safe_from_k(
 
 
 def _castling(
-    pos: Position, buf: vec[i64], n: int, us: int, them: int, ksq: Square, kb: int, occ_k: Bitboard, occ_y: Bitboard
-) -> int:
+    pos: Position, buf: vec[i64], n: i64, us: int, them: int, ksq: Square, kb: int, occ_k: Bitboard, occ_y: Bitboard
+) -> i64:
     """Write the legal castling moves into ``buf`` from ``n``; return the index after them."""
     sq = pos.sq
     king_code = KING | us << 3 | kb << 4

@@ -30,6 +30,8 @@ import threading
 import time
 from typing import Final
 
+from mypy_extensions import i64
+
 from search.limits import Limits, PonderHit
 from search.timeman import budget
 
@@ -49,8 +51,8 @@ class Clock:
         self.start_time = 0.0  # time.perf_counter() at the start (or at the ponderhit)
         self.soft_ms: float | None = None  # no new iteration after this; None: no clock
         self.hard_ms: float | None = None  # the running iteration is abandoned here
-        self.node_limit = 0  # 0: none
-        self.next_check = CHECK_EVERY  # node count of the next ``check``
+        self.node_limit: i64 = 0  # 0: none
+        self.next_check: i64 = CHECK_EVERY  # node count of the next ``check``
         self.pondering = False
         self.stop_event = threading.Event()
         self.hit = PonderHit()
@@ -81,7 +83,7 @@ class Clock:
         part.stop_event = self.stop_event
         part.hard_ms = None if self.hard_ms is None else self.hard_ms * time_share
         if self.node_limit:
-            part.node_limit = max(1, int(self.node_limit * node_share))
+            part.node_limit = max(1, int(float(self.node_limit) * node_share))
         part.next_check = nodes + 1
         return part
 
@@ -105,7 +107,7 @@ class Clock:
     def elapsed_ms(self) -> int:
         return int((time.perf_counter() - self.start_time) * 1000)
 
-    def check(self, nodes: int) -> None:
+    def check(self, nodes: i64) -> None:
         """Called at ``next_check`` nodes; raises ``SearchStopped`` at a limit, else sets the next."""
         if self.node_limit and nodes >= self.node_limit:
             raise SearchStopped

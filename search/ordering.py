@@ -160,20 +160,20 @@ class MovePicker:
     def __init__(self) -> None:
         self.keys: vec[i64] = i64_buffer(MAX_MOVES)  # ordering keys; the move is key & KEY_MOVE
         self.tried: vec[i64] = i64_buffer(MAX_MOVES)  # quiet moves searched so far (history malus)
-        self.ntried = 0
+        self.ntried: i64 = 0
         self.legality = Legality()
-        self.stage = STAGE_DONE
-        self.cur = 0  # next key to look at in the current stage
-        self.end = 0  # end of the current stage's keys
-        self.bad_end = 0  # the captures that lose the capturer are keys[cur:bad_end] once quiets start
-        self.count = 0  # moves given
-        self.tt_move: Move = 0
-        self.k0: Move = 0
-        self.k1: Move = 0
-        self.counter: Move = 0
-        self.ply = 0
+        self.stage: i64 = STAGE_DONE
+        self.cur: i64 = 0  # next key to look at in the current stage
+        self.end: i64 = 0  # end of the current stage's keys
+        self.bad_end: i64 = 0  # the captures that lose the capturer are keys[cur:bad_end] once quiets start
+        self.count: i64 = 0  # moves given
+        self.tt_move: i64 = 0
+        self.k0: i64 = 0
+        self.k1: i64 = 0
+        self.counter: i64 = 0
+        self.ply: i64 = 0
 
-    def start(self, pos: Position, tt_move: Move, ply: int, heur: Heuristics) -> None:
+    def start(self, pos: Position, tt_move: i64, ply: i64, heur: Heuristics) -> None:
         """Begin picking the moves of ``pos`` at ``ply``; ``tt_move`` may be 0 or garbage."""
         self.legality.set(pos)
         self.stage = STAGE_TT
@@ -185,18 +185,18 @@ class MovePicker:
         self.count = 0
         self.ntried = 0
 
-    def _quiet_legal(self, pos: Position, m: Move) -> bool:
+    def _quiet_legal(self, pos: Position, m: i64) -> bool:
         """``m`` is a legal move that captures nothing and does not promote."""
         return not pos.sq[(m >> 6) & 63] and not m >> 12 and self.legality.is_legal(pos, m)
 
-    def _sort(self, start: int, end: int) -> None:
+    def _sort(self, start: i64, end: i64) -> None:
         """Pure build: sort ``keys[start:end]`` best first at once (a C sort beats picking in
         interpreted code); ``_pick`` then takes them in turn. Compiled: nothing (picking is cheap)."""
         if not COMPILED:
             keys = self.keys
             keys[start:end] = sorted(keys[start:end], reverse=True)  # type: ignore[assignment,index]
 
-    def _pick(self, end: int) -> i64:
+    def _pick(self, end: i64) -> i64:
         """The highest key in ``keys[cur:end]`` (not empty), swapped to ``cur`` and taken (cur + 1)."""
         cur = self.cur
         keys = self.keys
@@ -217,7 +217,7 @@ class MovePicker:
         self.cur = cur + 1
         return best_key
 
-    def next(self, pos: Position, heur: Heuristics) -> Move:
+    def next(self, pos: Position, heur: Heuristics) -> i64:
         """The next move to search, or 0 when there is none left."""
         while True:
             stage = self.stage
@@ -287,7 +287,7 @@ class MovePicker:
         tt = self.tt_move
         them = pos.turn ^ 1
         see = BAD_CAPTURE_ORDER
-        j = 0
+        j: i64 = 0
         for i in range(n):
             m = keys[i]
             if m == tt:
@@ -311,7 +311,7 @@ class MovePicker:
         """Move the captures not yet given (those that lose the capturer) to the front, then
         generate the quiet moves after them, less those already given, keyed by history."""
         keys = self.keys
-        start = 0
+        start: i64 = 0
         i = self.cur
         while i < self.end:
             keys[start] = keys[i]
@@ -325,7 +325,7 @@ class MovePicker:
         k0 = self.k0
         k1 = self.k1
         counter = self.counter
-        j = start
+        j: i64 = start
         for i in range(start, n):
             m = keys[i]
             if m == tt or m == k0 or m == k1 or m == counter:
@@ -336,12 +336,12 @@ class MovePicker:
         self.end = j
         self._sort(start, j)
 
-    def add_tried(self, m: Move) -> None:
+    def add_tried(self, m: i64) -> None:
         """A quiet move was searched (the history malus goes to these on a cutoff)."""
         self.tried[self.ntried] = m
         self.ntried += 1
 
-    def start_qsearch(self, pos: Position, mode: int, checks: CheckInfo | None) -> int:
+    def start_qsearch(self, pos: Position, mode: i64, checks: CheckInfo | None) -> i64:
         """Generate the quiescence moves of ``pos`` into ``keys`` (bare moves, to be keyed by the
         caller, then picked with ``pick``): ``mode`` ``ALL`` (evasions) or ``CAPTURES``, and with
         ``checks`` (the position's ``CheckInfo``) the quiet moves that give check too. Returns
@@ -353,7 +353,7 @@ class MovePicker:
             start = n
             n = lg.generate(pos, self.keys, n, QUIETS)
             keys = self.keys
-            j = start
+            j: i64 = start
             for i in range(start, n):
                 m = keys[i]
                 if gives_check(pos, m, checks):
@@ -362,12 +362,12 @@ class MovePicker:
             n = j
         return n
 
-    def keyed(self, end: int) -> None:
+    def keyed(self, end: i64) -> None:
         """The caller has keyed ``keys[:end]``: pick from the best (``pick``)."""
         self.cur = 0
         self._sort(0, end)
 
-    def pick(self, end: int) -> Move:
+    def pick(self, end: i64) -> i64:
         """The move of the highest key left in ``keys[cur:end]`` (after ``keyed``), or 0."""
         if self.cur >= end:
             return 0

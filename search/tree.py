@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from mypy_extensions import i64
+
 from engine.movegen import ALL, CAPTURES, CheckInfo, attackers, gives_check
 from engine.position import UNDO_KEY, Position
 from engine.tables import Move
@@ -69,9 +71,9 @@ class Tree:
         self.clock = Clock()
         self.heuristics = Heuristics()
         self.evals = EvalCache()
-        self.nodes = 0
-        self.seldepth = 0
-        self.last_null = -1  # stack index of the innermost null move on the current path
+        self.nodes: i64 = 0
+        self.seldepth: i64 = 0
+        self.last_null: i64 = -1  # stack index of the innermost null move on the current path
         self.root_best: Move = 0  # best move found so far in the running root search
         self.root_nodes_best = 0  # nodes spent under the best root move in the last root search
         self.root_nodes_all = 0  # nodes of that root search
@@ -122,7 +124,7 @@ class Tree:
         self.tt.store(pos.key, best_move, score_to_tt(best_score, 0), depth, bound)
         return best_score, best_move
 
-    def is_draw(self, pos: Position, ply: int) -> bool:
+    def is_draw(self, pos: Position, ply: i64) -> bool:
         """Fifty moves or a repetition: twofold inside the tree, threefold with the game history.
 
         Keys include the board of every piece; no repetition is seen across a null move.
@@ -154,7 +156,7 @@ class Tree:
         return bool((pos.white if pos.turn else pos.black) & ~(pos.pawns | pos.kings))
 
     # ------------------------------------------------------------ tree
-    def negamax(self, pos: Position, depth: int, alpha: int, beta: int, ply: int, is_pv: bool, can_null: bool) -> int:
+    def negamax(self, pos: Position, depth: i64, alpha: i64, beta: i64, ply: i64, is_pv: bool, can_null: bool) -> i64:
         """Score of ``pos`` for the side to move, searched ``depth`` plies; fail-soft.
 
         ``ply`` is the distance from the root (mate scores are root-relative);
@@ -287,7 +289,7 @@ class Tree:
         self.tt.store(key, best_move, score_to_tt(best_score, ply), depth, bound)
         return best_score
 
-    def qsearch(self, pos: Position, alpha: int, beta: int, ply: int, qply: int) -> int:
+    def qsearch(self, pos: Position, alpha: i64, beta: i64, ply: i64, qply: i64) -> i64:
         """Quiescence: captures and promotions (and, at ``qply`` 0, quiet direct checks);
         all evasions when in check, so a mate at the horizon is seen. Fail-soft.
 

@@ -49,7 +49,7 @@ SCORE_OFFSET = 32768
 TTEntry = tuple[int, int, int, int]  # move, score, depth, bound
 
 
-def score_to_tt(score: int, ply: int) -> int:
+def score_to_tt(score: i64, ply: i64) -> i64:
     """A root-relative mate score made node-relative for storing."""
     if score >= MATE_BOUND:
         return score + ply
@@ -58,7 +58,7 @@ def score_to_tt(score: int, ply: int) -> int:
     return score
 
 
-def score_from_tt(score: int, ply: int) -> int:
+def score_from_tt(score: i64, ply: i64) -> i64:
     """A stored node-relative mate score made root-relative."""
     if score >= MATE_BOUND:
         return score - ply
@@ -67,12 +67,12 @@ def score_from_tt(score: int, ply: int) -> int:
     return score
 
 
-def pack(move: int, score: int, depth: int, bound: int, generation: int) -> int:
+def pack(move: i64, score: i64, depth: i64, bound: i64, generation: i64) -> i64:
     """The packed word of an entry (``depth`` 0..255, ``score`` node-relative)."""
     return move | (score + SCORE_OFFSET) << 16 | depth << 32 | bound << 40 | generation << 42
 
 
-def unpack(word: int) -> TTEntry:
+def unpack(word: i64) -> tuple[i64, i64, i64, i64]:
     """``(move, score, depth, bound)`` of a non-zero packed word."""
     return word & 0xFFFF, ((word >> 16) & 0xFFFF) - SCORE_OFFSET, (word >> 32) & 0xFF, (word >> 40) & 3
 
@@ -82,9 +82,9 @@ class TranspositionTable:
     """Bounded hash table keyed by ``Position.key`` (see the module docstring)."""
 
     def __init__(self, mb: int = 16) -> None:
-        self.slots = 0
+        self.slots: i64 = 0
         self.table: vec[i64] = i64_store(2)  # key of slot i at 2 * i, its data word at 2 * i + 1
-        self.generation = 0
+        self.generation: i64 = 0
         self.resize(mb)
 
     def resize(self, mb: int) -> None:
@@ -119,7 +119,7 @@ class TranspositionTable:
         word = self.probe_word(key)
         return unpack(word) if word else None
 
-    def probe_word(self, key: int) -> int:
+    def probe_word(self, key: i64) -> i64:
         """The packed word stored for ``key`` (see the module docstring), 0 when none: the
         search's probe, which ``unpack`` reads without allocating a tuple (compiled)."""
         i = 2 * (key % self.slots)
@@ -128,7 +128,7 @@ class TranspositionTable:
             return 0
         return table[i + 1]
 
-    def store(self, key: int, move: int, score: int, depth: int, bound: int) -> None:
+    def store(self, key: i64, move: i64, score: i64, depth: i64, bound: i64) -> None:
         """Record a search result (``score`` node-relative, ``depth`` >= 0)."""
         i = 2 * (key % self.slots)
         table = self.table
