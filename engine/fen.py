@@ -11,6 +11,7 @@ then board B's a..h, digits may run across the halves.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -137,7 +138,7 @@ def _parse_castling(text: str, squares: list[int]) -> int:
     return valid_castling(squares, rights)
 
 
-def valid_castling(squares: list[int], rights: int) -> int:
+def valid_castling(squares: Sequence[int], rights: int) -> int:
     """``rights`` without those whose king or rook is not on its home square on board A.
 
     A king or rook that has moved has passed to board B (every move transfers), so a right
@@ -204,7 +205,7 @@ def write_fen(pos: Position) -> str:
         row = ""
         empty = 0
         for file in range(8):
-            p = pos.sq[rank * 8 + file]
+            p = pos.squares[rank * 8 + file]
             if not p:
                 empty += 1
                 continue

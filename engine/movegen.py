@@ -153,7 +153,7 @@ class CheckInfo:
         """Fill the fields for ``pos`` (the side to move is the one that would give check)."""
         us = pos.turn
         k = bit_length(pos.kings & (pos.black if us else pos.white)) - 1
-        kb = pos.sq[k] >> 4
+        kb = pos.squares[k] >> 4
         o = pos.occ_b if kb else pos.occ_a
         mine = (pos.white if us else pos.black) & o
         dg = diag_attacks(k, o)
@@ -207,7 +207,7 @@ def gives_check(pos: Position, m: Move, info: CheckInfo) -> bool:
     """
     s = m & 63
     d = (m >> 6) & 63
-    p = pos.sq[s]
+    p = pos.squares[s]
     if p & 7 == KING and (d - s == 2 or s - d == 2):
         return pos.gives_check(m)
     if p >> 4 != info.board:
@@ -228,8 +228,8 @@ def pin_ray(pos: Position, color: int, s: Square) -> Bitboard:
     may only move by capturing that slider.
     """
     k = bit_length(pos.kings & (pos.white if color else pos.black)) - 1
-    p = pos.sq[s]
-    if k < 0 or not p or p >> 4 != pos.sq[k] >> 4:
+    p = pos.squares[s]
+    if k < 0 or not p or p >> 4 != pos.squares[k] >> 4:
         return BB_ALL
     o = pos.occ_b if p >> 4 else pos.occ_a
     enemy = (pos.black if color else pos.white) & o
@@ -253,7 +253,7 @@ def pseudo_legal_moves(pos: Position) -> list[Move]:
     >>> len(pseudo_legal_moves(Position()))
     20
     """
-    sq = pos.sq
+    sq = pos.squares
     us = pos.turn
     ours = pos.white if us else pos.black
     forward = 8 if us else -8
@@ -287,7 +287,7 @@ def is_castling(pos: Position, m: Move) -> bool:
     """``m`` is a king's two-square move (castling)."""
     s = m & 63
     d = (m >> 6) & 63
-    return pos.sq[s] & 7 == KING and (d - s == 2 or s - d == 2)
+    return pos.squares[s] & 7 == KING and (d - s == 2 or s - d == 2)
 
 
 def _append(moves: list[Move], s: Square, dests: Bitboard, pawn: bool) -> None:
@@ -347,7 +347,7 @@ class Legality:
 
     def set(self, pos: Position) -> None:
         """Fill the fields for ``pos`` (see the class docstring)."""
-        sq = pos.sq
+        sq = pos.squares
         us = pos.turn
         occ_us = pos.white if us else pos.black
         occ_them = pos.black if us else pos.white
@@ -403,7 +403,7 @@ class Legality:
         written out). The order: piece by piece from a1, each piece's destinations from a1
         (a promotion as Q, R, B, N), then the king's moves, then castling.
         """
-        sq = pos.sq
+        sq = pos.squares
         us = pos.turn
         them = us ^ 1
         occ_us = pos.white if us else pos.black
@@ -518,7 +518,7 @@ class Legality:
         s = m & 63
         d = (m >> 6) & 63
         promo = m >> 12
-        sq = pos.sq
+        sq = pos.squares
         p = sq[s]
         us = pos.turn
         if not p or (p >> 3) & 1 != us:
@@ -616,7 +616,7 @@ def _castling(
     pos: Position, buf: vec[i64], n: i64, us: int, them: int, ksq: Square, kb: int, occ_k: Bitboard, occ_y: Bitboard
 ) -> i64:
     """Write the legal castling moves into ``buf`` from ``n``; return the index after them."""
-    sq = pos.sq
+    sq = pos.squares
     king_code = KING | us << 3 | kb << 4
     rook_code = ROOK | us << 3 | kb << 4
     for right in WHITE_RIGHTS if us else BLACK_RIGHTS:

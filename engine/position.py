@@ -14,14 +14,15 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from mypy_extensions import i64
 
 from engine import movegen
 from engine.fen import parse_fen, write_fen
-from engine.bits import Bitboard, bit_length, i64_buffer, unsigned
+from engine.bits import Bitboard, bit_length, i64_buffer, i64_table, unsigned
 from engine.tables import (
     BB_SQUARES,
     BB_LEN,
@@ -47,6 +48,9 @@ from engine.tables import (
     Piece,
     Square,
 )
+
+if TYPE_CHECKING:
+    from librt.vecs import vec
 
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -100,11 +104,11 @@ class Position:
 
     __slots__ = (
         "bishops", "black", "castling", "fullmove", "halfmove", "key", "kings", "knights", "occ_a", "occ_b",
-        "pawns", "psq", "psq_version", "queens", "rooks", "sq", "stack", "turn", "white",
+        "pawns", "psq", "psq_version", "queens", "rooks", "squares", "stack", "turn", "white",
     )  # fmt: skip
 
     def __init__(self, fen: str | None = STARTING_FEN) -> None:
-        self.sq: list[Piece] = [0] * 64
+        self.squares: vec[i64] = i64_buffer(64)  # the mailbox (``sq``)
         self.pawns: Bitboard = 0
         self.knights: Bitboard = 0
         self.bishops: Bitboard = 0
@@ -135,7 +139,7 @@ class Position:
     def set_fen(self, fen: str) -> None:
         """Replace this position by ``fen``; on error nothing changes."""
         parsed = parse_fen(fen)  # raises before anything is touched
-        self.sq = parsed.squares
+        self.squares = i64_table(parsed.squares)
         self.turn = parsed.turn
         self.castling = parsed.castling
         self.halfmove = parsed.halfmove
@@ -152,7 +156,7 @@ class Position:
         bitboards and the key): call it after editing those fields directly."""
         self.pawns = self.knights = self.bishops = self.rooks = self.queens = self.kings = 0
         self.black = self.white = self.occ_a = self.occ_b = 0
-        for s, p in enumerate(self.sq):
+        for s, p in enumerate(self.squares):
             if p:
                 self._flip(p, BB_SQUARES[s])
         self.key = self.compute_key()
@@ -161,7 +165,7 @@ class Position:
     def sum_psq(self) -> None:
         """``psq`` from scratch, with the accumulator's current weights."""
         total: i64 = 0
-        for s, p in enumerate(self.sq):
+        for s, p in enumerate(self.squares):
             if p:
                 total += PSQ[p << 6 | s]
         self.psq = total
@@ -172,6 +176,21 @@ class Position:
         if self.psq_version != PSQ[PSQ_VERSION]:
             self.sum_psq()
         return self.psq
+
+    @property
+    def sq(self) -> vec[i64]:
+        """The mailbox: the piece code on each square (0: empty), ``squares`` by its old name.
+        Assigning a sequence of 64 codes copies it in (then call ``rebuild``)."""
+        return self.squares
+
+    @sq.setter
+    def sq(self, codes: Iterable[int]) -> None:
+        # For code outside the compiled modules (engine.board): compiled code assigns squares
+        # (mypyc 2.4 hands a vec to this setter unboxed, which crashes).
+        values = list(codes)
+        if len(values) != 64:
+            raise ValueError(f"a mailbox has 64 squares, not {len(values)}")
+        self.squares = i64_table(values)
 
     @property
     def bb(self) -> list[Bitboard]:
@@ -225,7 +244,7 @@ class Position:
         key: i64 = ZOBRIST_CASTLING[self.castling]
         if self.turn:
             key ^= ZOBRIST_SIDE
-        for s, p in enumerate(self.sq):
+        for s, p in enumerate(self.squares):
             if p:
                 key ^= ZOBRIST[p << 6 | s]
         return key
@@ -233,7 +252,7 @@ class Position:
     def copy(self) -> Position:
         """An independent copy, history included."""
         other = Position(None)
-        other.sq = self.sq[:]
+        other.squares = self.squares[:]
         other.pawns, other.knights, other.bishops = self.pawns, self.knights, self.bishops
         other.rooks, other.queens, other.kings = self.rooks, self.queens, self.kings
         other.black, other.white, other.occ_a, other.occ_b = self.black, self.white, self.occ_a, self.occ_b
@@ -250,7 +269,7 @@ class Position:
     # ------------------------------------------------------------ make/unmake
     def push(self, m: Move) -> None:
         """Play a legal move (not checked: use ``legal_moves`` or notation)."""
-        sq = self.sq
+        sq = self.squares
         s = m & 63
         d = (m >> 6) & 63
         p = sq[s]
@@ -340,7 +359,7 @@ class Position:
     def pop(self) -> Move:
         """Take back the last move and return it."""
         m, p, q, self.castling, self.halfmove, self.key = self.stack.pop()
-        sq = self.sq
+        sq = self.squares
         s = m & 63
         d = (m >> 6) & 63
         np = sq[d]
@@ -382,14 +401,14 @@ class Position:
     # ------------------------------------------------------------- queries
     def piece_at(self, s: Square) -> tuple[int, bool, int] | None:
         """``(piece type, colour, board)`` of the piece on ``s``, or ``None``."""
-        p = self.sq[s]
+        p = self.squares[s]
         if not p:
             return None
         return p & 7, bool(p & 8), p >> 4
 
     def board_of(self, s: Square) -> int | None:
         """0 (A) or 1 (B) for an occupied square, else ``None``."""
-        p = self.sq[s]
+        p = self.squares[s]
         return p >> 4 if p else None
 
     def king(self, color: int) -> Square:
@@ -415,7 +434,7 @@ class Position:
         k = self.king(self.turn)
         if k < 0:
             return 0
-        return movegen.attackers(self, self.turn ^ 1, k, self.occ_b if self.sq[k] >> 4 else self.occ_a)
+        return movegen.attackers(self, self.turn ^ 1, k, self.occ_b if self.squares[k] >> 4 else self.occ_a)
 
     def checkers_mask(self) -> int:
         """``checkers()`` in python-chess's bitboard form."""
@@ -435,7 +454,7 @@ class Position:
         return m in movegen.legal_moves(self)
 
     def is_capture(self, m: Move) -> bool:
-        return bool(self.sq[(m >> 6) & 63])
+        return bool(self.squares[(m >> 6) & 63])
 
     def gives_check(self, m: Move) -> bool:
         self.push(m)

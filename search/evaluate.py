@@ -195,7 +195,7 @@ def _eval(pos: Position) -> tuple[int, int, int, int, int, int, int, int]:
     values are separate locals rather than small lists, which the compiled build keeps in
     registers; each side's pieces are one ``_side`` call.
     """
-    sq = pos.sq
+    sq = pos.squares
     occ_a = pos.occ_a
     occ_b = pos.occ_b
     black = pos.black
@@ -280,7 +280,7 @@ def _eval(pos: Position) -> tuple[int, int, int, int, int, int, int, int]:
 
 
 def _side(
-    sq: list[int],
+    sq: vec[i64],
     pieces: Bitboard,
     mine: Bitboard,
     occ_a: Bitboard,
@@ -348,7 +348,7 @@ def _flight_units(flights: Bitboard) -> int:
     return 0
 
 
-def _hanging(sq: list[int], hanging: Bitboard) -> int:
+def _hanging(sq: vec[i64], hanging: Bitboard) -> int:
     """The hanging-piece penalty of the pieces in ``hanging``."""
     total = 0
     while hanging:

@@ -199,7 +199,7 @@ class MateSearch:
     def _attack_order(self, pos: Position, moves: list[Move], d: int, tt_move: Move, ply: int) -> list[Move]:
         """The attacker's candidates: only checks with one move left, else all, checks first."""
         info = check_info(pos)
-        sq = pos.sq
+        sq = pos.squares
         killer = self.attack_killers[ply]
         scored: list[tuple[int, Move]] = []
         for m in moves:
@@ -221,7 +221,7 @@ class MateSearch:
 
     def _defend_order(self, pos: Position, moves: list[Move], tt_move: Move, ply: int) -> list[Move]:
         """The defender's replies: hash move, killer, captures, king moves, the rest."""
-        sq = pos.sq
+        sq = pos.squares
         killer = self.defend_killers[ply]
         scored: list[tuple[int, Move]] = []
         for m in moves:

@@ -66,7 +66,7 @@ class Heuristics:
         """Hash move, captures/promotions by MVV-LVA, killers, countermove, then quiet moves by
         history, and last the captures of a cheaper piece that the capturer loses on the board
         it lands on."""
-        sq = pos.sq
+        sq = pos.squares
         hist = self.history
         side = pos.turn << 12
         k0 = self.killers[2 * ply]
@@ -187,7 +187,7 @@ class MovePicker:
 
     def _quiet_legal(self, pos: Position, m: i64) -> bool:
         """``m`` is a legal move that captures nothing and does not promote."""
-        return not pos.sq[(m >> 6) & 63] and not m >> 12 and self.legality.is_legal(pos, m)
+        return not pos.squares[(m >> 6) & 63] and not m >> 12 and self.legality.is_legal(pos, m)
 
     def _sort(self, start: i64, end: i64) -> None:
         """Pure build: sort ``keys[start:end]`` best first at once (a C sort beats picking in
@@ -283,7 +283,7 @@ class MovePicker:
         """Generate the captures and promotions (not the hash move) and key them as ``order``."""
         keys = self.keys
         n = self.legality.generate(pos, keys, 0, CAPTURES)
-        sq = pos.sq
+        sq = pos.squares
         tt = self.tt_move
         them = pos.turn ^ 1
         see = BAD_CAPTURE_ORDER

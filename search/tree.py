@@ -232,7 +232,7 @@ class Tree:
         orig_alpha = alpha
         best_score = -INF
         best_move = 0
-        sq = pos.sq
+        sq = pos.squares
         searched = 0
         lmp_limit = LMP_MOVES[depth] if USE_LMP and not is_pv and not in_check and depth < len(LMP_MOVES) else 999
         cinfo = self.check_infos[ply]
@@ -339,7 +339,7 @@ class Tree:
             n = picker.start_qsearch(pos, CAPTURES, checks)
             if not n:
                 return stand
-        sq = pos.sq
+        sq = pos.squares
         keys = picker.keys  # the moves, keyed in place: score << 16 | move, as in Heuristics.order
         j = 0
         if in_check:

@@ -83,6 +83,7 @@ class TranspositionTable:
 
     def __init__(self, mb: int = 16) -> None:
         self.slots: i64 = 0
+        self.mask: i64 = 0  # slots - 1 when slots is a power of two (an AND instead of a division), else 0
         self.table: vec[i64] = i64_store(2)  # key of slot i at 2 * i, its data word at 2 * i + 1
         self.generation: i64 = 0
         self.resize(mb)
@@ -95,6 +96,7 @@ class TranspositionTable:
         """Reallocate to exactly ``slots`` entries (tests use tiny tables to force clashes)."""
         slots = max(1, slots)
         self.slots = slots
+        self.mask = slots - 1 if slots & (slots - 1) == 0 and slots > 1 else 0
         self.table = i64_store(0)  # the old table is freed before the new one is made
         self.table = i64_store(2 * slots)
         self.generation = 0
@@ -122,7 +124,8 @@ class TranspositionTable:
     def probe_word(self, key: i64) -> i64:
         """The packed word stored for ``key`` (see the module docstring), 0 when none: the
         search's probe, which ``unpack`` reads without allocating a tuple (compiled)."""
-        i = 2 * (key % self.slots)
+        mask = self.mask
+        i = 2 * (key & mask if mask else key % self.slots)
         table = self.table
         if table[i] != key:
             return 0
@@ -130,7 +133,8 @@ class TranspositionTable:
 
     def store(self, key: i64, move: i64, score: i64, depth: i64, bound: i64) -> None:
         """Record a search result (``score`` node-relative, ``depth`` >= 0)."""
-        i = 2 * (key % self.slots)
+        mask = self.mask
+        i = 2 * (key & mask if mask else key % self.slots)
         table = self.table
         old = table[i + 1]
         gen = self.generation
