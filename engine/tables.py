@@ -182,7 +182,7 @@ if COMPILED:
     DIAG_UP_MASKS: Final = _bitboards([_slide(s, 0, 1, 1) | _slide(s, 0, -1, -1) for s in range(64)])
     DIAG_DOWN_MASKS: Final = _bitboards([_slide(s, 0, 1, -1) | _slide(s, 0, -1, 1) for s in range(64)])
 
-    def diag_attacks(sq: Square, occupied: Bitboard) -> Bitboard:
+    def diag_attacks(sq: i64, occupied: Bitboard) -> Bitboard:
         """Bishop moves from ``sq`` over ``occupied`` (one board)."""
         x = occupied & DIAG_UP_MASKS[sq]
         x |= x >> 32  # bytes folded: sign bits shifted in stay above the low byte
@@ -195,7 +195,7 @@ if COMPILED:
         i = sq << 6
         return DIAG_UP_REACH[i | ((x >> 1) & 63)] | DIAG_DOWN_REACH[i | ((y >> 1) & 63)]
 
-    def ortho_attacks(sq: Square, occupied: Bitboard) -> Bitboard:
+    def ortho_attacks(sq: i64, occupied: Bitboard) -> Bitboard:
         """Rook moves from ``sq`` over ``occupied`` (one board)."""
         x = (occupied >> (sq & 7)) & BB_FILE_A
         x |= x >> 7  # file bits 8k gathered into the low byte
@@ -206,11 +206,11 @@ if COMPILED:
 
 else:
 
-    def diag_attacks(sq: Square, occupied: Bitboard) -> Bitboard:
+    def diag_attacks(sq: i64, occupied: Bitboard) -> Bitboard:
         """Bishop moves from ``sq`` over ``occupied`` (one board)."""
         return DIAG_ATTACKS[sq][DIAG_MASKS[sq] & occupied]
 
-    def ortho_attacks(sq: Square, occupied: Bitboard) -> Bitboard:
+    def ortho_attacks(sq: i64, occupied: Bitboard) -> Bitboard:
         """Rook moves from ``sq`` over ``occupied`` (one board)."""
         return RANK_ATTACKS[sq][RANK_MASKS[sq] & occupied] | FILE_ATTACKS[sq][FILE_MASKS[sq] & occupied]
 

@@ -181,13 +181,13 @@ def rebuild_tables() -> None:
 rebuild_tables()
 
 
-def _ks_penalty(units: int, attackers: int) -> int:
+def _ks_penalty(units: i64, attackers: i64) -> i64:
     if attackers < KS_ATTACKERS_MIN:
         units //= 2
     return max(0, min(KS_MAX, units * KS_LINEAR + units * units * KS_QUADRATIC // 4))
 
 
-def _eval(pos: Position) -> tuple[int, int, int, int, int, int, int, int]:
+def _eval(pos: Position) -> tuple[i64, i64, i64, i64, i64, i64, i64, i64]:
     """White-perspective (material+pst, king placement, mobility, mirror blockage, king danger white,
     king danger black, threats, board placement).
 
@@ -285,23 +285,23 @@ def _side(
     mine: Bitboard,
     occ_a: Bitboard,
     occ_b: Bitboard,
-    kbe: int,
+    kbe: i64,
     zone_e: Bitboard,
-    kbo: int,
+    kbo: i64,
     zone_o: Bitboard,
     kn: Bitboard,
     dg: Bitboard,
     ot: Bitboard,
     qu: Bitboard,
-) -> tuple[int, int, int, int, int, Bitboard, Bitboard]:
+) -> tuple[i64, i64, i64, i64, i64, Bitboard, Bitboard]:
     """One side's knights, bishops, rooks and queens (``pieces``): see ``_eval``. ``kbe``/``zone_e``
     are the enemy king's board and neighbourhood, ``kbo``/``zone_o`` its own king's, and
     ``kn``..``qu`` the squares from which each piece type checks the enemy king."""
-    mob = 0
-    blk = 0
-    rel = 0
-    units = 0
-    attackers = 0
+    mob: i64 = 0
+    blk: i64 = 0
+    rel: i64 = 0
+    units: i64 = 0
+    attackers: i64 = 0
     att_a: Bitboard = 0
     att_b: Bitboard = 0
     chk: Bitboard
@@ -339,7 +339,7 @@ def _side(
     return mob, blk, rel, units, attackers, att_a, att_b
 
 
-def _flight_units(flights: Bitboard) -> int:
+def _flight_units(flights: Bitboard) -> i64:
     """Danger units for a king with no flight square (``KS_NO_FLIGHT``) or only one."""
     if not flights:
         return KS_NO_FLIGHT
@@ -348,9 +348,9 @@ def _flight_units(flights: Bitboard) -> int:
     return 0
 
 
-def _hanging(sq: vec[i64], hanging: Bitboard) -> int:
+def _hanging(sq: vec[i64], hanging: Bitboard) -> i64:
     """The hanging-piece penalty of the pieces in ``hanging``."""
-    total = 0
+    total: i64 = 0
     while hanging:
         lsb = hanging & -hanging
         hanging ^= lsb
