@@ -561,15 +561,7 @@ class Legality:
                 if b2 & empty:
                     dests |= b2
         else:
-            if t == KNIGHT:
-                dests = KNIGHT_ATTACKS[s]
-            elif t == BISHOP:
-                dests = diag_attacks(s, o)
-            elif t == ROOK:
-                dests = ortho_attacks(s, o)
-            else:
-                dests = diag_attacks(s, o) | ortho_attacks(s, o)
-            dests &= (occ_them & o) | empty
+            dests = piece_attacks(p, s, o) & ((occ_them & o) | empty)
         dests &= tb
         if not dests:
             return False

@@ -44,6 +44,21 @@ BAD_CAPTURE_BASE: Final = -(1 << 24)  # ordering: captures that lose the capture
 ORDER_VALUE: Final = (0, 1, 3, 3, 5, 9, 20)
 
 
+def capture_score(pos: Position, m: i64, them: i64) -> i64:
+    """The ordering score of a capture or promotion ``m`` (``them``: the side not to move):
+    MVV-LVA above ``CAPTURE_BASE``, or below the quiet moves (``BAD_CAPTURE_BASE``) when a
+    cheaper piece is taken where the opponent retakes the capturer on the board it lands on."""
+    sq = pos.squares
+    d = (m >> 6) & 63
+    p = sq[m & 63]
+    vv = ORDER_VALUE[sq[d] & 7]
+    av = ORDER_VALUE[p & 7]
+    s = vv * 16 - av + (m >> 12) * 64
+    if BAD_CAPTURE_ORDER and vv < av and not m >> 12 and attackers(pos, them, d, pos.occ_a if p >> 4 else pos.occ_b):
+        return s + BAD_CAPTURE_BASE  # the capturer is lost on the landing board
+    return s + CAPTURE_BASE
+
+
 class Heuristics:
     """Killers, history and countermoves, and the move order built from them (module docstring)."""
 
@@ -71,7 +86,6 @@ class Heuristics:
         side = pos.turn << 12
         k0 = self.killers[2 * ply]
         k1 = self.killers[2 * ply + 1]
-        see = BAD_CAPTURE_ORDER
         counter = self.countermoves[pos.stack[-1][0] & 4095] if USE_COUNTERMOVE and pos.stack else -1
         them = pos.turn ^ 1
         scored: list[int] = []  # score << 16 | move: sorting the ints sorts by score, then move
@@ -82,14 +96,7 @@ class Heuristics:
             d = (m >> 6) & 63
             victim = sq[d]
             if victim or m >> 12:
-                p = sq[m & 63]
-                vv = ORDER_VALUE[victim & 7]
-                av = ORDER_VALUE[p & 7]
-                s = vv * 16 - av + (m >> 12) * 64
-                if see and vv < av and not m >> 12 and attackers(pos, them, d, pos.occ_a if p >> 4 else pos.occ_b):
-                    s += BAD_CAPTURE_BASE  # the capturer is lost on the landing board
-                else:
-                    s += CAPTURE_BASE
+                s = capture_score(pos, m, them)
             elif m == k0:
                 s = KILLER_SCORE + 1
             elif m == k1:
@@ -283,25 +290,14 @@ class MovePicker:
         """Generate the captures and promotions (not the hash move) and key them as ``order``."""
         keys = self.keys
         n = self.legality.generate(pos, keys, 0, CAPTURES)
-        sq = pos.squares
         tt = self.tt_move
         them = pos.turn ^ 1
-        see = BAD_CAPTURE_ORDER
         j: i64 = 0
         for i in range(n):
             m = keys[i]
             if m == tt:
                 continue
-            d = (m >> 6) & 63
-            p = sq[m & 63]
-            vv = ORDER_VALUE[sq[d] & 7]
-            av = ORDER_VALUE[p & 7]
-            s = vv * 16 - av + (m >> 12) * 64
-            if see and vv < av and not m >> 12 and attackers(pos, them, d, pos.occ_a if p >> 4 else pos.occ_b):
-                s += BAD_CAPTURE_BASE  # the capturer is lost on the landing board
-            else:
-                s += CAPTURE_BASE
-            keys[j] = s << 16 | m
+            keys[j] = capture_score(pos, m, them) << 16 | m
             j += 1
         self.cur = 0
         self.end = j
