@@ -27,7 +27,13 @@ from engine.tables import (
     BB_RANK_2,
     BB_RANK_7,
     BB_RANK_8,
-    CASTLES,
+    CASTLE_CROSS,
+    CASTLE_EMPTY,
+    CASTLE_KING_FROM,
+    CASTLE_KING_TO,
+    CASTLE_LAND,
+    CASTLE_ROOK_SQ_FROM,
+    CASTLE_ROOK_SQ_TO,
     DIAG_RAYS,
     KING,
     KING_ATTACKS,
@@ -614,12 +620,15 @@ def _castling(
     for right in WHITE_RIGHTS if us else BLACK_RIGHTS:
         if not pos.castling & right:
             continue
-        kf, kt, rf, rt, between, crossed = CASTLES[right]
+        kf = CASTLE_KING_FROM[right]
+        rf = CASTLE_ROOK_SQ_FROM[right]
         if ksq != kf or sq[rf] != rook_code or sq[kf] != king_code:
             continue
-        if between & occ_k or ((BB_SQUARES[kt]) | (BB_SQUARES[rt])) & occ_y:
+        kt = CASTLE_KING_TO[right]
+        rt = CASTLE_ROOK_SQ_TO[right]
+        if CASTLE_EMPTY[right] & occ_k or ((BB_SQUARES[kt]) | (BB_SQUARES[rt])) & occ_y:
             continue
-        if attackers(pos, them, crossed[0], occ_k) or attackers(pos, them, crossed[1], occ_k):
+        if attackers(pos, them, CASTLE_CROSS[right], occ_k) or attackers(pos, them, CASTLE_LAND[right], occ_k):
             continue
         # The king lands on the other board beside its rook, which may shield it.
         if attackers(pos, them, kt, occ_y | (BB_SQUARES[rt])):

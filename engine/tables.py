@@ -228,6 +228,16 @@ CASTLES: Final[dict[int, tuple[int, int, int, int, Bitboard, tuple[int, int]]]] 
     CASTLE_BK: (chess.E8, chess.G8, chess.H8, chess.F8, native(chess.BB_F8 | chess.BB_G8), (chess.F8, chess.G8)),
     CASTLE_BQ: (chess.E8, chess.C8, chess.A8, chess.D8, native(chess.BB_B8 | chess.BB_C8 | chess.BB_D8), (chess.D8, chess.C8)),
 }
+# The same by right bit, as flat tables for the move generator (index 1, 2, 4 or 8): the
+# king's and rook's squares, the squares that must be empty on the castling board, the two
+# squares the king crosses and lands on.
+CASTLE_KING_FROM: Final = i64_table([CASTLES[r][0] if r in CASTLES else 0 for r in range(9)])
+CASTLE_KING_TO: Final = i64_table([CASTLES[r][1] if r in CASTLES else 0 for r in range(9)])
+CASTLE_ROOK_SQ_FROM: Final = i64_table([CASTLES[r][2] if r in CASTLES else 0 for r in range(9)])
+CASTLE_ROOK_SQ_TO: Final = i64_table([CASTLES[r][3] if r in CASTLES else 0 for r in range(9)])
+CASTLE_EMPTY: Final = i64_table([CASTLES[r][4] if r in CASTLES else 0 for r in range(9)])
+CASTLE_CROSS: Final = i64_table([CASTLES[r][5][0] if r in CASTLES else 0 for r in range(9)])
+CASTLE_LAND: Final = i64_table([CASTLES[r][5][1] if r in CASTLES else 0 for r in range(9)])
 # CASTLING_KEEP[sq]: rights that survive a move from or to sq.
 _keep = [15] * 64
 _keep[chess.E1] = 15 & ~(CASTLE_WK | CASTLE_WQ)

@@ -157,11 +157,11 @@ class MovePicker:
 
     The order is ``Heuristics.order``'s (the same keys, a total order), with each stage keyed
     when it comes: the countermove and the history as they are after the moves before them
-    were searched (``order`` keys every move at once). Each search keeps one picker per ply, with its buffers:
-    nothing is allocated per node. ``next`` picks the best remaining key of the stage (selection,
-    no sort: most nodes cut off after a move or two); ``count`` is how many moves it gave.
-    The quiescence search uses ``start_qsearch`` / ``next_qsearch``: all its moves scored at
-    once, then picked best first.
+    were searched (``order`` keys every move at once). Each search keeps one picker per ply,
+    with its buffers: nothing is allocated per node. ``next`` picks the best remaining key of
+    the stage (selection, no sort: most nodes cut off after a move or two); ``count`` is how
+    many moves it gave. The quiescence search uses ``start_qsearch`` (its moves generated at
+    once), keys them itself, then ``keyed`` and ``pick`` (best first).
     """
 
     def __init__(self) -> None:
