@@ -124,7 +124,7 @@ else:
 
     def i64_store(n: int) -> vec[i64]:
         """``n`` zeros in 8 bytes each (an ``array('q')`` here: a list would box every value)."""
-        return array("q", bytes(8 * n))  # type: ignore[return-value]
+        return array("q", [0]) * n  # type: ignore[return-value]  # repeating a zero: no temporary
 
 
 def unsigned(b: i64) -> int:

@@ -132,7 +132,12 @@ def runs_line(name: str, values: Sequence[float], unit: str) -> str:
     return f"  {name:<22} {shown}  median {statistics.median(values):,.{digits}f} {unit}"
 
 
-def verdict(label: str, wall: float, cpu: float, target: float) -> str:
+def verdict(label: str, wall: float, cpu: float, target: float, by_cpu: bool = True) -> str:
+    """Met when both ratios reach ``target`` (``by_cpu`` False: the wall-clock ratio alone, for a
+    figure whose CPU time is mostly the process's start-up)."""
+    if not by_cpu:
+        met = "met" if wall >= target else "NOT met"
+        return f"{label:<24} {wall:.2f} x (CPU time, start-up included: {cpu:.2f} x)  target >= {target:g}: {met}"
     met = "met" if min(wall, cpu) >= target else "met on CPU time only" if cpu >= target else "NOT met"
     return f"{label:<24} {wall:.2f} x (CPU time: {cpu:.2f} x)  target >= {target:g}: {met}"
 
@@ -191,7 +196,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench_wall, bench_cpu = ratio(compiled.bench_nps, pure.bench_nps), ratio(compiled.bench_cpu_nps, pure.bench_cpu_nps)
     base_wall, base_cpu = ratio(pure.bench_nps, base.bench_nps), ratio(pure.bench_cpu_nps, base.bench_cpu_nps)
     perft_wall, perft_cpu = ratio(pure.perft_seconds, compiled.perft_seconds), ratio(pure.perft_cpu, compiled.perft_cpu)
-    print(verdict("bench compiled / pure", bench_wall, bench_cpu, BENCH_TARGET))
+    # The compiled bench searches for a few tens of ms: its CPU time is mostly start-up, so the
+    # speed ratio is judged on the search's own nodes/s (as bench prints it).
+    print(verdict("bench compiled / pure", bench_wall, bench_cpu, BENCH_TARGET, by_cpu=False))
     print(verdict("bench pure / base pure", base_wall, base_cpu, BASE_TARGET))
     print(verdict("perft compiled / pure", perft_wall, perft_cpu, PERFT_TARGET))
     same = compiled.bench_nodes == pure.bench_nodes and len(compiled.bench_nodes) == 1 and len(perft_nodes) == 1

@@ -39,7 +39,7 @@ from mypy_extensions import i64
 
 from engine.bits import BB_ALL, Bitboard, bit_length, i64_buffer, popcount
 from engine.movegen import checking_squares, piece_attacks
-from engine.position import Position, set_psq_table
+from engine.position import PSQ, PSQ_VERSION, Position, set_psq_table
 from engine.tables import (
     BB_FILE_A,
     BB_FILE_H,
@@ -221,7 +221,9 @@ def _eval(pos: Position) -> tuple[i64, i64, i64, i64, i64, i64, i64, i64]:
     wpa_a = ((((wp & occ_a & ~BB_FILE_H) << 9) | ((wp & occ_a & ~BB_FILE_A) << 7)) & BB_ALL)
     bpa_a = ((bp & occ_a & ~BB_FILE_A) >> 9) | ((bp & occ_a & ~BB_FILE_H) >> 7)
 
-    material = pos.psq_current()  # material and placement of every piece but the kings (PST)
+    if pos.psq_version != PSQ[PSQ_VERSION]:  # the weights changed since the sum was made
+        pos.sum_psq()
+    material = pos.psq  # material and placement of every piece but the kings (PST)
     phase = (
         PHASE_WEIGHT[KNIGHT] * popcount(pos.knights)
         + PHASE_WEIGHT[BISHOP] * popcount(pos.bishops)

@@ -365,6 +365,10 @@ class MovePicker:
 
     def pick(self, end: i64) -> i64:
         """The move of the highest key left in ``keys[cur:end]`` (after ``keyed``), or 0."""
-        if self.cur >= end:
+        cur = self.cur
+        if cur >= end:
             return 0
+        if not COMPILED:  # sorted by keyed
+            self.cur = cur + 1
+            return self.keys[cur] & KEY_MOVE
         return self._pick(end) & KEY_MOVE
