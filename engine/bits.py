@@ -15,6 +15,13 @@ under a mask (``BB_ALL``), and never compares or prints a bitboard as a number. 
 ``popcount`` and ``bit_length``: the ``int`` methods themselves in the pure build (no
 extra call), native code in the compiled one.
 
+Tables and buffers of 64-bit ints are typed ``vec[i64]`` (``librt.vecs``, mypyc's native
+vector: a read or write is one machine load or store, where a ``list`` read unboxes an int
+object and a write allocates one). They are made by ``i64_table`` (built once), ``i64_buffer``
+(zeros, written by index) and ``i64_store`` (zeros, large): native vectors when compiled; in
+the pure build a ``list`` (fastest in CPython) or, for large stores, an ``array('q')`` (8
+bytes a value). Code uses only what all three share: ``len``, indexing, iteration.
+
 >>> popcount(native(0xFF00000000000001))
 9
 >>> bit_length(native(1 << 63)) - 1  # the square of a one-bit set
@@ -23,9 +30,14 @@ extra call), native code in the compiled one.
 
 from __future__ import annotations
 
-from typing import Final
+from array import array
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Final
 
 from mypy_extensions import i64
+
+if TYPE_CHECKING:
+    from librt.vecs import vec
 
 Bitboard = i64
 
@@ -40,6 +52,8 @@ def _probe() -> None:
 COMPILED: Final = not hasattr(_probe, "__code__")
 
 if COMPILED:
+    from librt.vecs import append as _vec_append
+    from librt.vecs import vec as _vec
 
     def native(x: int) -> i64:
         """``x`` (0 <= x < 2**64) as this build stores a bitboard: two's complement here."""
@@ -74,6 +88,23 @@ if COMPILED:
         b |= b >> 32
         return popcount(b)
 
+    def i64_table(values: Iterable[int]) -> vec[i64]:
+        """A table of 64-bit ints built once (attack tables, keys, weights): a native vector here."""
+        return _vec[i64]([native(v) for v in values])
+
+    def i64_buffer(n: int) -> vec[i64]:
+        """``n`` zeros to read and write by index, never resized (search buffers and tables)."""
+        buf = _vec[i64](capacity=n)
+        i: i64 = 0
+        while i < n:
+            buf = _vec_append(buf, 0)
+            i += 1
+        return buf
+
+    def i64_store(n: int) -> vec[i64]:
+        """``n`` zeros in 8 bytes each, for large tables (the transposition table): ``i64_buffer``."""
+        return i64_buffer(n)
+
 else:
 
     def native(x: int) -> i64:
@@ -82,6 +113,18 @@ else:
 
     popcount = int.bit_count  # type: ignore[assignment]
     bit_length = int.bit_length  # type: ignore[assignment]
+
+    def i64_table(values: Iterable[int]) -> vec[i64]:
+        """A table of ints built once: a list here (the fastest to read in CPython)."""
+        return list(values)  # type: ignore[return-value]
+
+    def i64_buffer(n: int) -> vec[i64]:
+        """``n`` zeros to read and write by index: a list here."""
+        return [0] * n  # type: ignore[return-value]
+
+    def i64_store(n: int) -> vec[i64]:
+        """``n`` zeros in 8 bytes each (an ``array('q')`` here: a list would box every value)."""
+        return array("q", [0]) * n  # type: ignore[return-value]  # repeating a zero: no temporary
 
 
 def unsigned(b: i64) -> int:

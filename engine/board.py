@@ -152,7 +152,7 @@ class AliceBoard(chess.Board):
         """After a direct edit of the squares: fix castling, rebuild, forget history."""
         pos = self._pos
         pos.castling = valid_castling(pos.sq, pos.castling)
-        pos._rebuild()
+        pos.rebuild()
         self.move_stack.clear()
         self._stack.clear()
         pos.stack = []
@@ -171,7 +171,7 @@ class AliceBoard(chess.Board):
     def turn(self, color: chess.Color) -> None:
         if bool(self._pos.turn) != bool(color):
             self._pos.turn = int(bool(color))
-            self._pos._rebuild()
+            self._pos.rebuild()
             self._legal = None
 
     @property
@@ -183,7 +183,7 @@ class AliceBoard(chess.Board):
     def castling_rights(self, mask: chess.Bitboard) -> None:
         bits = sum(bit for bit, bb in _CASTLING_BB if mask & bb)
         self._pos.castling = valid_castling(self._pos.sq, bits)
-        self._pos._rebuild()
+        self._pos.rebuild()
         self._legal = None
 
     @property

@@ -11,12 +11,26 @@ then board B's a..h, digits may run across the halves.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import chess
 
-from engine.tables import BOARD_A, CASTLE_WK, CASTLE_WQ, CASTLES, CASTLING_LETTERS, KING, PAWN, ROOK, piece_code
+from engine.bits import Bitboard
+from engine.movegen import piece_attacks
+from engine.tables import (
+    BB_SQUARES,
+    BOARD_A,
+    CASTLE_WK,
+    CASTLE_WQ,
+    CASTLES,
+    CASTLING_LETTERS,
+    KING,
+    PAWN,
+    ROOK,
+    piece_code,
+)
 
 if TYPE_CHECKING:
     from engine.position import Position
@@ -124,7 +138,7 @@ def _parse_castling(text: str, squares: list[int]) -> int:
     return valid_castling(squares, rights)
 
 
-def valid_castling(squares: list[int], rights: int) -> int:
+def valid_castling(squares: Sequence[int], rights: int) -> int:
     """``rights`` without those whose king or rook is not on its home square on board A.
 
     A king or rook that has moved has passed to board B (every move transfers), so a right
@@ -169,15 +183,19 @@ def parse_fen(fen: str) -> ParsedFen:
 
 
 def _check_not_in_check(parsed: ParsedFen) -> None:
-    from engine.position import Position
-
-    probe = Position(None)
-    probe.sq = parsed.squares[:]
-    probe.turn = parsed.turn ^ 1
-    probe._rebuild()
-    if probe.in_check():
-        side = "white" if probe.turn else "black"
-        raise FenError(f"board field: {side} is in check but it is not {side}'s move")
+    """The side that is not to move must not be in check (its king could be taken)."""
+    side = parsed.turn ^ 1
+    squares = parsed.squares
+    k = next(s for s, p in enumerate(squares) if p & 7 == KING and (p >> 3) & 1 == side)
+    kb = squares[k] >> 4
+    occ: Bitboard = 0
+    for s, p in enumerate(squares):
+        if p and p >> 4 == kb:
+            occ |= BB_SQUARES[s]
+    for s, p in enumerate(squares):
+        if p and p >> 4 == kb and (p >> 3) & 1 != side and piece_attacks(p, s, occ) & BB_SQUARES[k]:
+            name = "white" if side else "black"
+            raise FenError(f"board field: {name} is in check but it is not {name}'s move")
 
 
 def write_fen(pos: Position) -> str:
@@ -187,7 +205,7 @@ def write_fen(pos: Position) -> str:
         row = ""
         empty = 0
         for file in range(8):
-            p = pos.sq[rank * 8 + file]
+            p = pos.squares[rank * 8 + file]
             if not p:
                 empty += 1
                 continue

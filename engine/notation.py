@@ -42,7 +42,7 @@ class AmbiguousSanError(MoveError):
 
 def landing_board(pos: Position, m: Move) -> int:
     """The board (0 = A, 1 = B) the moving piece lands on."""
-    return (pos.sq[m & 63] >> 4) ^ 1
+    return (pos.squares[m & 63] >> 4) ^ 1
 
 
 def move_to_uci(pos: Position, m: Move, suffix: bool = False) -> str:
@@ -80,13 +80,13 @@ def move_to_san(pos: Position, m: Move) -> str:
     """SAN with the landing board before any check sign: ``Nxe4/A+``, ``O-O-O/B``."""
     s = m & 63
     d = (m >> 6) & 63
-    p = pos.sq[s]
+    p = pos.squares[s]
     t = p & 7
     board = "/" + BOARD_NAMES[landing_board(pos, m)]
     if t == KING and abs(d - s) == 2:
         san = ("O-O" if d > s else "O-O-O") + board
     else:
-        capture = bool(pos.sq[d])
+        capture = bool(pos.squares[d])
         if t == PAWN:
             # Two pawns of one file can push to the same square (one on each board,
             # f7-f5 over a pawn on f6 of the other board): name the rank, as
@@ -110,8 +110,8 @@ def move_to_san(pos: Position, m: Move) -> str:
 def _disambiguation(pos: Position, m: Move) -> str:
     s = m & 63
     d = (m >> 6) & 63
-    t = pos.sq[s] & 7
-    rivals = [o & 63 for o in pos.legal_moves() if (o >> 6) & 63 == d and o & 63 != s and pos.sq[o & 63] & 7 == t]
+    t = pos.squares[s] & 7
+    rivals = [o & 63 for o in pos.legal_moves() if (o >> 6) & 63 == d and o & 63 != s and pos.squares[o & 63] & 7 == t]
     if not rivals:
         return ""
     if all(r & 7 != s & 7 for r in rivals):
@@ -133,7 +133,7 @@ def parse_san(pos: Position, text: str) -> Move:
     if body in ("O-O", "0-0", "O-O-O", "0-0-0"):
         long = len(body) == 5
         candidates = [
-            m for m in legal if pos.sq[m & 63] & 7 == KING and ((m >> 6) & 63) - (m & 63) == (-2 if long else 2)
+            m for m in legal if pos.squares[m & 63] & 7 == KING and ((m >> 6) & 63) - (m & 63) == (-2 if long else 2)
         ]
     else:
         match = _SAN_RE.match(body)
@@ -147,7 +147,7 @@ def parse_san(pos: Position, text: str) -> Move:
             m
             for m in legal
             if (m >> 6) & 63 == d
-            and pos.sq[m & 63] & 7 == t
+            and pos.squares[m & 63] & 7 == t
             and m >> 12 == pr
             and (chess.FILE_NAMES[m & 7] == file if file is not None else t != PAWN or (m & 7) == (d & 7))
             and (rank is None or chess.RANK_NAMES[(m & 63) >> 3] == rank)

@@ -14,13 +14,15 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-
+from typing import TYPE_CHECKING, Final
 
 from mypy_extensions import i64
 
 from engine import movegen
-from engine.bits import Bitboard, bit_length, unsigned
+from engine.fen import parse_fen, write_fen
+from engine.bits import Bitboard, bit_length, i64_buffer, i64_table, unsigned
 from engine.tables import (
     BB_SQUARES,
     BB_LEN,
@@ -47,7 +49,28 @@ from engine.tables import (
     Square,
 )
 
+if TYPE_CHECKING:
+    from librt.vecs import vec
+
 STARTING_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+# The piece-square accumulator: weights by piece code and square, ``PSQ[code << 6 | sq]``, that
+# the evaluation fills (``search.evaluate``: material plus placement, white's view) and every
+# position sums over its pieces in ``Position.psq``, kept up to date by ``push`` and ``pop``.
+# The rules do not read it. ``PSQ[PSQ_VERSION]`` counts the fills: a position whose sum was
+# made with an older table is summed again (``Position.psq_current``).
+PSQ_SIZE: Final = 32 * 64
+PSQ_VERSION: Final = PSQ_SIZE
+PSQ: Final = i64_buffer(PSQ_SIZE + 1)
+
+
+def set_psq_table(values: list[int]) -> None:
+    """Fill the accumulator's weights (``values[code << 6 | sq]``, 2048 of them)."""
+    if len(values) != PSQ_SIZE:
+        raise ValueError(f"a piece-square table has {PSQ_SIZE} weights, not {len(values)}")
+    for i in range(PSQ_SIZE):
+        PSQ[i] = values[i]
+    PSQ[PSQ_VERSION] += 1
 
 # One undo record: move, moved piece, captured piece, castling, halfmove clock and key
 # before the move (the bitboards are restored by applying the move's changes again).
@@ -81,11 +104,11 @@ class Position:
 
     __slots__ = (
         "bishops", "black", "castling", "fullmove", "halfmove", "key", "kings", "knights", "occ_a", "occ_b",
-        "pawns", "queens", "rooks", "sq", "stack", "turn", "white",
+        "pawns", "psq", "psq_version", "queens", "rooks", "squares", "stack", "turn", "white",
     )  # fmt: skip
 
     def __init__(self, fen: str | None = STARTING_FEN) -> None:
-        self.sq: list[Piece] = [0] * 64
+        self.squares: vec[i64] = i64_buffer(64)  # the mailbox (``sq``)
         self.pawns: Bitboard = 0
         self.knights: Bitboard = 0
         self.bishops: Bitboard = 0
@@ -101,6 +124,8 @@ class Position:
         self.halfmove: int = 0
         self.fullmove: int = 1
         self.key: i64 = 0
+        self.psq: i64 = 0  # the sum of PSQ over the pieces (see PSQ)
+        self.psq_version: i64 = 0  # PSQ[PSQ_VERSION] when psq was summed
         self.stack: list[Undo] = []
         if fen is not None:
             self.set_fen(fen)
@@ -113,31 +138,59 @@ class Position:
 
     def set_fen(self, fen: str) -> None:
         """Replace this position by ``fen``; on error nothing changes."""
-        from engine.fen import parse_fen
-
         parsed = parse_fen(fen)  # raises before anything is touched
-        self.sq = parsed.squares
+        self.squares = i64_table(parsed.squares)
         self.turn = parsed.turn
         self.castling = parsed.castling
         self.halfmove = parsed.halfmove
         self.fullmove = parsed.fullmove
         self.stack = []
-        self._rebuild()
+        self.rebuild()
 
     def fen(self) -> str:
         """The compact FEN, as Fairy-Stockfish prints it."""
-        from engine.fen import write_fen
-
         return write_fen(self)
 
-    def _rebuild(self) -> None:
-        """The bitboards and the key from the mailbox."""
+    def rebuild(self) -> None:
+        """Recompute everything derived from the mailbox ``sq``, ``turn`` and ``castling`` (the
+        bitboards and the key): call it after editing those fields directly."""
         self.pawns = self.knights = self.bishops = self.rooks = self.queens = self.kings = 0
         self.black = self.white = self.occ_a = self.occ_b = 0
-        for s, p in enumerate(self.sq):
+        for s, p in enumerate(self.squares):
             if p:
                 self._flip(p, BB_SQUARES[s])
         self.key = self.compute_key()
+        self.sum_psq()
+
+    def sum_psq(self) -> None:
+        """``psq`` from scratch, with the accumulator's current weights."""
+        total: i64 = 0
+        for s, p in enumerate(self.squares):
+            if p:
+                total += PSQ[p << 6 | s]
+        self.psq = total
+        self.psq_version = PSQ[PSQ_VERSION]
+
+    def psq_current(self) -> i64:
+        """``psq``, summed again first if the weights changed since (``set_psq_table``)."""
+        if self.psq_version != PSQ[PSQ_VERSION]:
+            self.sum_psq()
+        return self.psq
+
+    @property
+    def sq(self) -> vec[i64]:
+        """The mailbox: the piece code on each square (0: empty), ``squares`` by its old name.
+        Assigning a sequence of 64 codes copies it in (then call ``rebuild``)."""
+        return self.squares
+
+    @sq.setter
+    def sq(self, codes: Iterable[int]) -> None:
+        # For code outside the compiled modules (engine.board): compiled code assigns squares
+        # (mypyc 2.4 hands a vec to this setter unboxed, which crashes).
+        values = list(codes)
+        if len(values) != 64:
+            raise ValueError(f"a mailbox has 64 squares, not {len(values)}")
+        self.squares = i64_table(values)
 
     @property
     def bb(self) -> list[Bitboard]:
@@ -191,7 +244,7 @@ class Position:
         key: i64 = ZOBRIST_CASTLING[self.castling]
         if self.turn:
             key ^= ZOBRIST_SIDE
-        for s, p in enumerate(self.sq):
+        for s, p in enumerate(self.squares):
             if p:
                 key ^= ZOBRIST[p << 6 | s]
         return key
@@ -199,7 +252,7 @@ class Position:
     def copy(self) -> Position:
         """An independent copy, history included."""
         other = Position(None)
-        other.sq = self.sq[:]
+        other.squares = self.squares[:]
         other.pawns, other.knights, other.bishops = self.pawns, self.knights, self.bishops
         other.rooks, other.queens, other.kings = self.rooks, self.queens, self.kings
         other.black, other.white, other.occ_a, other.occ_b = self.black, self.white, self.occ_a, self.occ_b
@@ -208,13 +261,15 @@ class Position:
         other.halfmove = self.halfmove
         other.fullmove = self.fullmove
         other.key = self.key
+        other.psq = self.psq
+        other.psq_version = self.psq_version
         other.stack = self.stack[:]
         return other
 
     # ------------------------------------------------------------ make/unmake
     def push(self, m: Move) -> None:
         """Play a legal move (not checked: use ``legal_moves`` or notation)."""
-        sq = self.sq
+        sq = self.squares
         s = m & 63
         d = (m >> 6) & 63
         p = sq[s]
@@ -227,8 +282,10 @@ class Position:
         sq[s] = 0
         sq[d] = np
         key ^= ZOBRIST[p << 6 | s] ^ ZOBRIST[np << 6 | d] ^ ZOBRIST_SIDE
+        psq = self.psq + PSQ[np << 6 | d] - PSQ[p << 6 | s]
         if q:
             key ^= ZOBRIST[q << 6 | d]
+            psq -= PSQ[q << 6 | d]
             self.halfmove = 0
         elif p & 7 == PAWN:
             self.halfmove = 0
@@ -241,6 +298,8 @@ class Position:
                 sq[rs] = 0
                 sq[rd] = r ^ BOARD_BIT
                 key ^= ZOBRIST[r << 6 | rs] ^ ZOBRIST[(r ^ BOARD_BIT) << 6 | rd]
+                psq += PSQ[(r ^ BOARD_BIT) << 6 | rd] - PSQ[r << 6 | rs]
+        self.psq = psq
         self._move_bits(s, d, p, np, q)
         cr = self.castling
         if cr:
@@ -268,7 +327,7 @@ class Position:
         if np == p ^ BOARD_BIT:
             # Same piece: only the board changes; fast path of _flip twice, written out because
             # make/unmake is the hottest code: a shared helper cost the pure build 2-3 % in perft
-            # and bench (farm-bench, 2026-12-01).
+            # and bench (whole-process timings, paired, 2026-12-01).
             both = fb | tb
             t = p & 7
             if t == PAWN:
@@ -300,16 +359,23 @@ class Position:
     def pop(self) -> Move:
         """Take back the last move and return it."""
         m, p, q, self.castling, self.halfmove, self.key = self.stack.pop()
-        sq = self.sq
+        sq = self.squares
         s = m & 63
         d = (m >> 6) & 63
         np = sq[d]
         sq[s] = p
         sq[d] = q
+        psq = self.psq + PSQ[p << 6 | s] - PSQ[np << 6 | d]
+        if q:
+            psq += PSQ[q << 6 | d]
         if p & 7 == KING and (d - s == 2 or s - d == 2):
+            rs = CASTLE_ROOK_FROM[d]
             rd = CASTLE_ROOK_TO[d]
-            sq[CASTLE_ROOK_FROM[d]] = sq[rd] ^ BOARD_BIT
+            r = sq[rd]
+            sq[rs] = r ^ BOARD_BIT
             sq[rd] = 0
+            psq += PSQ[(r ^ BOARD_BIT) << 6 | rs] - PSQ[r << 6 | rd]
+        self.psq = psq
         self._move_bits(s, d, p, np, q)
         c = (p >> 3) & 1
         self.turn = c
@@ -335,14 +401,14 @@ class Position:
     # ------------------------------------------------------------- queries
     def piece_at(self, s: Square) -> tuple[int, bool, int] | None:
         """``(piece type, colour, board)`` of the piece on ``s``, or ``None``."""
-        p = self.sq[s]
+        p = self.squares[s]
         if not p:
             return None
         return p & 7, bool(p & 8), p >> 4
 
     def board_of(self, s: Square) -> int | None:
         """0 (A) or 1 (B) for an occupied square, else ``None``."""
-        p = self.sq[s]
+        p = self.squares[s]
         return p >> 4 if p else None
 
     def king(self, color: int) -> Square:
@@ -368,7 +434,7 @@ class Position:
         k = self.king(self.turn)
         if k < 0:
             return 0
-        return movegen.attackers(self, self.turn ^ 1, k, self.occ_b if self.sq[k] >> 4 else self.occ_a)
+        return movegen.attackers(self, self.turn ^ 1, k, self.occ_b if self.squares[k] >> 4 else self.occ_a)
 
     def checkers_mask(self) -> int:
         """``checkers()`` in python-chess's bitboard form."""
@@ -388,7 +454,7 @@ class Position:
         return m in movegen.legal_moves(self)
 
     def is_capture(self, m: Move) -> bool:
-        return bool(self.sq[(m >> 6) & 63])
+        return bool(self.squares[(m >> 6) & 63])
 
     def gives_check(self, m: Move) -> bool:
         self.push(m)

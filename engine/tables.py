@@ -27,13 +27,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import chess
 from mypy_extensions import i64
 
 from engine.bits import BB_ALL as BB_ALL
-from engine.bits import COMPILED, Bitboard, native
+from engine.bits import COMPILED, Bitboard, i64_table, native
+
+if TYPE_CHECKING:
+    from librt.vecs import vec
 
 Square = int
 Move = int
@@ -90,9 +93,9 @@ def move_promotion(move: Move) -> int:
     return move >> 12
 
 
-def _bitboards(values: object) -> list[Bitboard]:
-    """A python-chess table of bitboards as this build stores them (``engine.bits.native``)."""
-    return [native(v) for v in values]  # type: ignore[attr-defined]
+def _bitboards(values: list[int]) -> vec[i64]:
+    """A python-chess table of bitboards as this build stores them (``engine.bits``)."""
+    return i64_table(values)
 
 
 def _attack_dicts(table: list[dict[int, int]]) -> list[dict[Bitboard, Bitboard]]:
@@ -101,25 +104,25 @@ def _attack_dicts(table: list[dict[int, int]]) -> list[dict[Bitboard, Bitboard]]
 
 
 # BB_SQUARES[s]: the bitboard of square s.
-BB_SQUARES: Final[list[Bitboard]] = _bitboards(chess.BB_SQUARES)
+BB_SQUARES: Final = _bitboards(chess.BB_SQUARES)
 # BETWEEN[a * 64 + b]: squares strictly between a and b on a common line, else 0.
-BETWEEN: Final[list[Bitboard]] = [native(chess.between(a, b)) for a in range(64) for b in range(64)]
+BETWEEN: Final = _bitboards([chess.between(a, b) for a in range(64) for b in range(64)])
 # LINE[a * 64 + b]: the whole line (edge to edge) through a and b, else 0.
-LINE: Final[list[Bitboard]] = [native(chess.ray(a, b)) for a in range(64) for b in range(64)]
+LINE: Final = _bitboards([chess.ray(a, b) for a in range(64) for b in range(64)])
 
-KNIGHT_ATTACKS: Final[list[Bitboard]] = _bitboards(chess.BB_KNIGHT_ATTACKS)
-KING_ATTACKS: Final[list[Bitboard]] = _bitboards(chess.BB_KING_ATTACKS)
+KNIGHT_ATTACKS: Final = _bitboards(chess.BB_KNIGHT_ATTACKS)
+KING_ATTACKS: Final = _bitboards(chess.BB_KING_ATTACKS)
 # PAWN_ATTACKS[colour * 64 + sq]: squares a pawn of that colour on sq attacks.
-PAWN_ATTACKS: Final[list[Bitboard]] = _bitboards(chess.BB_PAWN_ATTACKS[0]) + _bitboards(chess.BB_PAWN_ATTACKS[1])
-DIAG_MASKS: Final[list[Bitboard]] = _bitboards(chess.BB_DIAG_MASKS)
-FILE_MASKS: Final[list[Bitboard]] = _bitboards(chess.BB_FILE_MASKS)
-RANK_MASKS: Final[list[Bitboard]] = _bitboards(chess.BB_RANK_MASKS)
+PAWN_ATTACKS: Final = _bitboards(chess.BB_PAWN_ATTACKS[0] + chess.BB_PAWN_ATTACKS[1])
+DIAG_MASKS: Final = _bitboards(chess.BB_DIAG_MASKS)
+FILE_MASKS: Final = _bitboards(chess.BB_FILE_MASKS)
+RANK_MASKS: Final = _bitboards(chess.BB_RANK_MASKS)
 DIAG_ATTACKS: Final[list[dict[Bitboard, Bitboard]]] = _attack_dicts(chess.BB_DIAG_ATTACKS)
 FILE_ATTACKS: Final[list[dict[Bitboard, Bitboard]]] = _attack_dicts(chess.BB_FILE_ATTACKS)
 RANK_ATTACKS: Final[list[dict[Bitboard, Bitboard]]] = _attack_dicts(chess.BB_RANK_ATTACKS)
 # Empty-board slider reach, to find the sliders that line up with a king.
-DIAG_RAYS: Final[list[Bitboard]] = [DIAG_ATTACKS[s][0] for s in range(64)]
-ORTHO_RAYS: Final[list[Bitboard]] = [FILE_ATTACKS[s][0] | RANK_ATTACKS[s][0] for s in range(64)]
+DIAG_RAYS: Final = _bitboards([chess.BB_DIAG_ATTACKS[s][0] for s in range(64)])
+ORTHO_RAYS: Final = _bitboards([chess.BB_FILE_ATTACKS[s][0] | chess.BB_RANK_ATTACKS[s][0] for s in range(64)])
 
 BB_RANK_1: Final[i64] = native(chess.BB_RANK_1)
 BB_RANK_2: Final[i64] = native(chess.BB_RANK_2)
@@ -142,11 +145,11 @@ def _slide(sq: Square, occupied: int, df: int, dr: int) -> int:
 
 def _line_table(
     line: tuple[tuple[int, int], tuple[int, int]], bit_square: Callable[[Square, int], Square | None]
-) -> list[Bitboard]:
+) -> vec[i64]:
     """``T[sq << 6 | i]``: the slider reach of ``sq`` along ``line`` (two opposite directions)
     when the line's inner occupancy index is ``i`` (bit j: the line's square that
     ``bit_square(sq, j + 1)`` names is occupied; ``None``: no such square)."""
-    table: list[Bitboard] = []
+    table: list[int] = []
     for sq in range(64):
         for i in range(64):
             occ = 0
@@ -154,8 +157,8 @@ def _line_table(
                 s = bit_square(sq, j + 1)
                 if i >> j & 1 and s is not None:
                     occ |= 1 << s
-            table.append(native(_slide(sq, occ, *line[0]) | _slide(sq, occ, *line[1])))
-    return table
+            table.append(_slide(sq, occ, *line[0]) | _slide(sq, occ, *line[1]))
+    return _bitboards(table)
 
 
 def _on_diagonal(sq: Square, f: int, slope: int) -> Square | None:
@@ -172,14 +175,14 @@ def _on_diagonal(sq: Square, f: int, slope: int) -> Square | None:
 # the pure build keeps python-chess's per-square dicts (fewer interpreted operations) and
 # does not build these tables (they would add tens of milliseconds to its start-up).
 if COMPILED:
-    RANK_REACH: Final[list[Bitboard]] = _line_table(((1, 0), (-1, 0)), lambda sq, j: (sq & 56) + j)
-    FILE_REACH: Final[list[Bitboard]] = _line_table(((0, 1), (0, -1)), lambda sq, j: j * 8 + (sq & 7))
-    DIAG_UP_REACH: Final[list[Bitboard]] = _line_table(((1, 1), (-1, -1)), lambda sq, j: _on_diagonal(sq, j, 1))
-    DIAG_DOWN_REACH: Final[list[Bitboard]] = _line_table(((1, -1), (-1, 1)), lambda sq, j: _on_diagonal(sq, j, -1))
-    DIAG_UP_MASKS: Final[list[Bitboard]] = [native(_slide(s, 0, 1, 1) | _slide(s, 0, -1, -1)) for s in range(64)]
-    DIAG_DOWN_MASKS: Final[list[Bitboard]] = [native(_slide(s, 0, 1, -1) | _slide(s, 0, -1, 1)) for s in range(64)]
+    RANK_REACH: Final = _line_table(((1, 0), (-1, 0)), lambda sq, j: (sq & 56) + j)
+    FILE_REACH: Final = _line_table(((0, 1), (0, -1)), lambda sq, j: j * 8 + (sq & 7))
+    DIAG_UP_REACH: Final = _line_table(((1, 1), (-1, -1)), lambda sq, j: _on_diagonal(sq, j, 1))
+    DIAG_DOWN_REACH: Final = _line_table(((1, -1), (-1, 1)), lambda sq, j: _on_diagonal(sq, j, -1))
+    DIAG_UP_MASKS: Final = _bitboards([_slide(s, 0, 1, 1) | _slide(s, 0, -1, -1) for s in range(64)])
+    DIAG_DOWN_MASKS: Final = _bitboards([_slide(s, 0, 1, -1) | _slide(s, 0, -1, 1) for s in range(64)])
 
-    def diag_attacks(sq: Square, occupied: Bitboard) -> Bitboard:
+    def diag_attacks(sq: i64, occupied: Bitboard) -> Bitboard:
         """Bishop moves from ``sq`` over ``occupied`` (one board)."""
         x = occupied & DIAG_UP_MASKS[sq]
         x |= x >> 32  # bytes folded: sign bits shifted in stay above the low byte
@@ -192,7 +195,7 @@ if COMPILED:
         i = sq << 6
         return DIAG_UP_REACH[i | ((x >> 1) & 63)] | DIAG_DOWN_REACH[i | ((y >> 1) & 63)]
 
-    def ortho_attacks(sq: Square, occupied: Bitboard) -> Bitboard:
+    def ortho_attacks(sq: i64, occupied: Bitboard) -> Bitboard:
         """Rook moves from ``sq`` over ``occupied`` (one board)."""
         x = (occupied >> (sq & 7)) & BB_FILE_A
         x |= x >> 7  # file bits 8k gathered into the low byte
@@ -203,11 +206,11 @@ if COMPILED:
 
 else:
 
-    def diag_attacks(sq: Square, occupied: Bitboard) -> Bitboard:
+    def diag_attacks(sq: i64, occupied: Bitboard) -> Bitboard:
         """Bishop moves from ``sq`` over ``occupied`` (one board)."""
         return DIAG_ATTACKS[sq][DIAG_MASKS[sq] & occupied]
 
-    def ortho_attacks(sq: Square, occupied: Bitboard) -> Bitboard:
+    def ortho_attacks(sq: i64, occupied: Bitboard) -> Bitboard:
         """Rook moves from ``sq`` over ``occupied`` (one board)."""
         return RANK_ATTACKS[sq][RANK_MASKS[sq] & occupied] | FILE_ATTACKS[sq][FILE_MASKS[sq] & occupied]
 
@@ -225,26 +228,39 @@ CASTLES: Final[dict[int, tuple[int, int, int, int, Bitboard, tuple[int, int]]]] 
     CASTLE_BK: (chess.E8, chess.G8, chess.H8, chess.F8, native(chess.BB_F8 | chess.BB_G8), (chess.F8, chess.G8)),
     CASTLE_BQ: (chess.E8, chess.C8, chess.A8, chess.D8, native(chess.BB_B8 | chess.BB_C8 | chess.BB_D8), (chess.D8, chess.C8)),
 }
+# The same by right bit, as flat tables for the move generator (index 1, 2, 4 or 8): the
+# king's and rook's squares, the squares that must be empty on the castling board, the two
+# squares the king crosses and lands on.
+CASTLE_KING_FROM: Final = i64_table([CASTLES[r][0] if r in CASTLES else 0 for r in range(9)])
+CASTLE_KING_TO: Final = i64_table([CASTLES[r][1] if r in CASTLES else 0 for r in range(9)])
+CASTLE_ROOK_SQ_FROM: Final = i64_table([CASTLES[r][2] if r in CASTLES else 0 for r in range(9)])
+CASTLE_ROOK_SQ_TO: Final = i64_table([CASTLES[r][3] if r in CASTLES else 0 for r in range(9)])
+CASTLE_EMPTY: Final = i64_table([CASTLES[r][4] if r in CASTLES else 0 for r in range(9)])
+CASTLE_CROSS: Final = i64_table([CASTLES[r][5][0] if r in CASTLES else 0 for r in range(9)])
+CASTLE_LAND: Final = i64_table([CASTLES[r][5][1] if r in CASTLES else 0 for r in range(9)])
 # CASTLING_KEEP[sq]: rights that survive a move from or to sq.
-CASTLING_KEEP: Final[list[int]] = [15] * 64
-CASTLING_KEEP[chess.E1] = 15 & ~(CASTLE_WK | CASTLE_WQ)
-CASTLING_KEEP[chess.H1] = 15 & ~CASTLE_WK
-CASTLING_KEEP[chess.A1] = 15 & ~CASTLE_WQ
-CASTLING_KEEP[chess.E8] = 15 & ~(CASTLE_BK | CASTLE_BQ)
-CASTLING_KEEP[chess.H8] = 15 & ~CASTLE_BK
-CASTLING_KEEP[chess.A8] = 15 & ~CASTLE_BQ
+_keep = [15] * 64
+_keep[chess.E1] = 15 & ~(CASTLE_WK | CASTLE_WQ)
+_keep[chess.H1] = 15 & ~CASTLE_WK
+_keep[chess.A1] = 15 & ~CASTLE_WQ
+_keep[chess.E8] = 15 & ~(CASTLE_BK | CASTLE_BQ)
+_keep[chess.H8] = 15 & ~CASTLE_BK
+_keep[chess.A8] = 15 & ~CASTLE_BQ
+CASTLING_KEEP: Final = i64_table(_keep)
 # Rook squares of a castling king move by the king's destination: CASTLE_ROOK_FROM/TO[sq]
 # (-1 for squares that are not a castling destination).
-CASTLE_ROOK_FROM: Final[list[int]] = [-1] * 64
-CASTLE_ROOK_TO: Final[list[int]] = [-1] * 64
+_rook_from = [-1] * 64
+_rook_to = [-1] * 64
 for _kt, _rf, _rt in ((chess.G1, chess.H1, chess.F1), (chess.C1, chess.A1, chess.D1), (chess.G8, chess.H8, chess.F8), (chess.C8, chess.A8, chess.D8)):
-    CASTLE_ROOK_FROM[_kt] = _rf
-    CASTLE_ROOK_TO[_kt] = _rt
+    _rook_from[_kt] = _rf
+    _rook_to[_kt] = _rt
+CASTLE_ROOK_FROM: Final = i64_table(_rook_from)
+CASTLE_ROOK_TO: Final = i64_table(_rook_to)
 
 # Zobrist keys: one per (piece code, square), ZOBRIST[code * 64 + sq], so the board of every
 # piece is in the key; fixed seed so keys (and bench) are the same on every run. 63 bits,
 # so a key is the same non-negative number in both builds (a native int64 when compiled).
 _rng = random.Random(0xA11CE)
-ZOBRIST: Final[list[i64]] = [_rng.getrandbits(63) for _ in range(32 * 64)]
+ZOBRIST: Final = i64_table([_rng.getrandbits(63) for _ in range(32 * 64)])
 ZOBRIST_SIDE: Final[i64] = _rng.getrandbits(63)  # xored in when white is to move
-ZOBRIST_CASTLING: Final[list[i64]] = [_rng.getrandbits(63) for _ in range(16)]
+ZOBRIST_CASTLING: Final = i64_table([_rng.getrandbits(63) for _ in range(16)])

@@ -26,7 +26,6 @@ from engine.notation import move_to_uci  # noqa: E402
 from engine.position import Position  # noqa: E402
 from search.limits import Iteration, Limits  # noqa: E402
 from search.bench import BENCH_FENS  # noqa: E402
-from search.mate import MateSearch  # noqa: E402
 from search.search import Searcher  # noqa: E402
 
 DEFAULT_FILE = os.path.join(ROOT, "tests", "data", "mates.epd")
@@ -97,7 +96,7 @@ def refutations(n: int, hash_mb: int) -> None:
         searcher = Searcher(hash_mb)
         its: list[Iteration] = []
         start = time.perf_counter()
-        MateSearch(searcher).run(pos, pos.legal_moves(), n, its.append)
+        searcher.mate_search().run(pos, pos.legal_moves(), n, its.append)
         elapsed = time.perf_counter() - start
         times.append(elapsed)
         answer = f"mate {its[-1].mate}" if its else "none"

@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Speed of the compiled build against the pure Python build, and against a base revision.
 
-    python scripts/compare_builds.py                 # base: b04800d, 3 runs of each
+    python scripts/compare_builds.py                 # base: 4bd7f18, 3 runs of each
     python scripts/compare_builds.py --base main --runs 5 --workdir /tmp/builds
 
 Installs this checkout twice with ``pip install`` into fresh venvs (compiled: mypyc;
 pure: ``ALICE_ENGINE_PURE=1``) and the base revision once (pure), then runs
 ``alice-engine bench`` on the three, alternated (A B C A B C ...), and ``alice-engine
 go perft N`` from the start position on the compiled and the pure build, alternated.
-Prints the medians and the ratios with the issue's targets: bench compiled >= 3.0 x pure,
-pure not slower than the base's pure build, perft compiled >= 3 x pure.
+Prints the medians and the ratios with the targets: bench compiled >= 8 x pure, pure not
+slower than the base's pure build, perft compiled >= 3 x pure.
 
 With ``--workdir`` the venvs are kept there and reused by the next run (delete the
 directory after changing the code); without it they live in a temporary directory.
@@ -36,10 +36,10 @@ from dataclasses import dataclass, field
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # ---------------------------------------------------------------- settings
-DEFAULT_BASE = "b04800d"  # main before the compiled build: "today's pure build"
+DEFAULT_BASE = "4bd7f18"  # main before the allocation-free move loop (issue 18): "today's pure build"
 DEFAULT_RUNS = 3  # runs of each command per build
 DEFAULT_PERFT_DEPTH = 5  # go perft depth from the start position
-BENCH_TARGET = 3.0  # bench: compiled / pure at least this (the issue aims for 5)
+BENCH_TARGET = 8.0  # bench: compiled / pure at least this (issue 18: as before it)
 PERFT_TARGET = 3.0  # go perft: compiled / pure at least this
 BASE_TARGET = 0.97  # bench: pure / base pure at least this ("not slower", within run-to-run noise)
 
@@ -132,7 +132,12 @@ def runs_line(name: str, values: Sequence[float], unit: str) -> str:
     return f"  {name:<22} {shown}  median {statistics.median(values):,.{digits}f} {unit}"
 
 
-def verdict(label: str, wall: float, cpu: float, target: float) -> str:
+def verdict(label: str, wall: float, cpu: float, target: float, by_cpu: bool = True) -> str:
+    """Met when both ratios reach ``target`` (``by_cpu`` False: the wall-clock ratio alone, for a
+    figure whose CPU time is mostly the process's start-up)."""
+    if not by_cpu:
+        met = "met" if wall >= target else "NOT met"
+        return f"{label:<24} {wall:.2f} x (CPU time, start-up included: {cpu:.2f} x)  target >= {target:g}: {met}"
     met = "met" if min(wall, cpu) >= target else "met on CPU time only" if cpu >= target else "NOT met"
     return f"{label:<24} {wall:.2f} x (CPU time: {cpu:.2f} x)  target >= {target:g}: {met}"
 
@@ -191,7 +196,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench_wall, bench_cpu = ratio(compiled.bench_nps, pure.bench_nps), ratio(compiled.bench_cpu_nps, pure.bench_cpu_nps)
     base_wall, base_cpu = ratio(pure.bench_nps, base.bench_nps), ratio(pure.bench_cpu_nps, base.bench_cpu_nps)
     perft_wall, perft_cpu = ratio(pure.perft_seconds, compiled.perft_seconds), ratio(pure.perft_cpu, compiled.perft_cpu)
-    print(verdict("bench compiled / pure", bench_wall, bench_cpu, BENCH_TARGET))
+    # The compiled bench searches for a few tens of ms: its CPU time is mostly start-up, so the
+    # speed ratio is judged on the search's own nodes/s (as bench prints it).
+    print(verdict("bench compiled / pure", bench_wall, bench_cpu, BENCH_TARGET, by_cpu=False))
     print(verdict("bench pure / base pure", base_wall, base_cpu, BASE_TARGET))
     print(verdict("perft compiled / pure", perft_wall, perft_cpu, PERFT_TARGET))
     same = compiled.bench_nodes == pure.bench_nodes and len(compiled.bench_nodes) == 1 and len(perft_nodes) == 1

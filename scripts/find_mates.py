@@ -36,7 +36,6 @@ from fenbuild import compact_fen  # noqa: E402
 from make_openings import Scorer  # noqa: E402
 from mate_solver import mate_keys, shortest_mate  # noqa: E402
 from search.limits import Iteration  # noqa: E402
-from search.mate import MateSearch  # noqa: E402
 from search.search import Searcher  # noqa: E402
 
 # ---------------------------------------------------------------- tunables
@@ -118,7 +117,7 @@ def compare(fens: list[str], n: int) -> Iterator[tuple[str, int | None, int | No
     for fen in fens:
         pos = Position(fen)
         its: list[Iteration] = []
-        MateSearch(Searcher(1)).run(pos, pos.legal_moves(), n, its.append)
+        Searcher(1).mate_search().run(pos, pos.legal_moves(), n, its.append)
         yield fen, shortest_mate(pos, n), its[-1].mate if its else None
 
 

@@ -33,11 +33,13 @@ transferred), which is why the threat term looks at the board the king is not on
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from engine.bits import BB_ALL, Bitboard, bit_length, popcount
+from mypy_extensions import i64
+
+from engine.bits import BB_ALL, Bitboard, bit_length, i64_buffer, popcount
 from engine.movegen import checking_squares, piece_attacks
-from engine.position import Position
+from engine.position import PSQ, PSQ_VERSION, Position, set_psq_table
 from engine.tables import (
     BB_FILE_A,
     BB_FILE_H,
@@ -48,6 +50,9 @@ from engine.tables import (
     ROOK,
 )
 from search.score import PIECE_VALUE
+
+if TYPE_CHECKING:
+    from librt.vecs import vec
 
 # ---------------------------------------------------------------- weights
 CENTER_BONUS: Final = (0, 0, 13, 5, 0, -4, 0)  # piece-square: per step nearer the centre, by ptype
@@ -117,26 +122,72 @@ def _by_code(weights: tuple[int, ...]) -> list[int]:
     return [(weights[code & 7] if code & 7 < len(weights) else 0) * (1 if code & 8 else -1) for code in range(32)]
 
 
-PST: Final[list[int]] = _build_pst()
-KING_MG: Final[list[int]] = _build_king_pst(True)
-KING_EG: Final[list[int]] = _build_king_pst(False)
-MOB_FREE_BY_CODE: Final[list[int]] = _by_code(MOB_FREE)
-MOB_BLOCKED_BY_CODE: Final[list[int]] = _by_code(MOB_BLOCKED)
-OPP_BOARD_BY_CODE: Final[list[int]] = _by_code(OPP_BOARD)
-DEFENDER_BY_CODE: Final[list[int]] = _by_code(DEFENDER)
-KS_ZONE_BY_TYPE: Final[list[int]] = list(KS_ZONE_ATTACK)
-KS_CHECK_BY_TYPE: Final[list[int]] = list(KS_CHECK_THREAT)
-KS_ARRIVE_BY_TYPE: Final[list[int]] = list(KS_ARRIVE)
-HANGING_BY_TYPE: Final[list[int]] = list(THREAT_HANGING)
+# Tables derived from the weights above, made once at import and again by rebuild_tables()
+# (an evaluation fitter patches the weights, then calls it). Each is filled in place, so every
+# reference to it sees the new values; PST also fills the positions' piece-square accumulator
+# (engine.position.PSQ), which push and pop keep summed (Position.psq).
+PST: Final[vec[i64]] = i64_buffer(32 * 64)
+KING_MG: Final[vec[i64]] = i64_buffer(128)
+KING_EG: Final[vec[i64]] = i64_buffer(128)
+MOB_FREE_BY_CODE: Final[vec[i64]] = i64_buffer(32)
+MOB_BLOCKED_BY_CODE: Final[vec[i64]] = i64_buffer(32)
+OPP_BOARD_BY_CODE: Final[vec[i64]] = i64_buffer(32)
+DEFENDER_BY_CODE: Final[vec[i64]] = i64_buffer(32)
+KS_ZONE_BY_TYPE: Final[vec[i64]] = i64_buffer(7)
+KS_CHECK_BY_TYPE: Final[vec[i64]] = i64_buffer(7)
+KS_ARRIVE_BY_TYPE: Final[vec[i64]] = i64_buffer(7)
+HANGING_BY_TYPE: Final[vec[i64]] = i64_buffer(7)
 
 
-def _ks_penalty(units: int, attackers: int) -> int:
+def _fill(table: vec[i64], values: list[int]) -> None:
+    for i in range(len(values)):
+        table[i] = values[i]
+
+
+def rebuild_tables() -> None:
+    """Derive every table from the named weights of this module (their current values).
+
+    Positions made before keep their piece-square sums from the old weights until they are
+    next evaluated, which sums them again (``Position.psq_current``); cached evaluations
+    (``search.evalcache``, a ``Searcher``'s) are not: clear or make anew the searchers after
+    changing the weights. Patching the weights works in the pure build (``ALICE_ENGINE_PURE=1``
+    or the checkout): the compiled one has them built into its code.
+
+    >>> import search.evaluate as ev
+    >>> from engine.position import Position
+    >>> pos = Position("rnbqkbnr/pppppppp/8/8/8/5|N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1")
+    >>> before, saved = ev.evaluate(pos), ev.CENTER_BONUS
+    >>> ev.CENTER_BONUS = (0, 0, 23, 5, 0, -4, 0)  # knights: 10 more per step nearer the centre
+    >>> ev.rebuild_tables(); ev.evaluate(pos) - before  # Nf3 is 3 steps in; black to move
+    -30
+    >>> ev.CENTER_BONUS = saved; ev.rebuild_tables(); ev.evaluate(pos) == before
+    True
+    """
+    pst = _build_pst()
+    _fill(PST, pst)
+    set_psq_table(pst)
+    _fill(KING_MG, _build_king_pst(True))
+    _fill(KING_EG, _build_king_pst(False))
+    _fill(MOB_FREE_BY_CODE, _by_code(MOB_FREE))
+    _fill(MOB_BLOCKED_BY_CODE, _by_code(MOB_BLOCKED))
+    _fill(OPP_BOARD_BY_CODE, _by_code(OPP_BOARD))
+    _fill(DEFENDER_BY_CODE, _by_code(DEFENDER))
+    _fill(KS_ZONE_BY_TYPE, list(KS_ZONE_ATTACK))
+    _fill(KS_CHECK_BY_TYPE, list(KS_CHECK_THREAT))
+    _fill(KS_ARRIVE_BY_TYPE, list(KS_ARRIVE))
+    _fill(HANGING_BY_TYPE, list(THREAT_HANGING))
+
+
+rebuild_tables()
+
+
+def _ks_penalty(units: i64, attackers: i64) -> i64:
     if attackers < KS_ATTACKERS_MIN:
         units //= 2
     return max(0, min(KS_MAX, units * KS_LINEAR + units * units * KS_QUADRATIC // 4))
 
 
-def _eval(pos: Position) -> tuple[int, int, int, int, int, int, int, int]:
+def _eval(pos: Position) -> tuple[i64, i64, i64, i64, i64, i64, i64, i64]:
     """White-perspective (material+pst, king placement, mobility, mirror blockage, king danger white,
     king danger black, threats, board placement).
 
@@ -144,7 +195,7 @@ def _eval(pos: Position) -> tuple[int, int, int, int, int, int, int, int]:
     values are separate locals rather than small lists, which the compiled build keeps in
     registers; each side's pieces are one ``_side`` call.
     """
-    sq = pos.sq
+    sq = pos.squares
     occ_a = pos.occ_a
     occ_b = pos.occ_b
     black = pos.black
@@ -170,28 +221,23 @@ def _eval(pos: Position) -> tuple[int, int, int, int, int, int, int, int]:
     wpa_a = ((((wp & occ_a & ~BB_FILE_H) << 9) | ((wp & occ_a & ~BB_FILE_A) << 7)) & BB_ALL)
     bpa_a = ((bp & occ_a & ~BB_FILE_A) >> 9) | ((bp & occ_a & ~BB_FILE_H) >> 7)
 
-    material = 0
-    pcs = pawns
-    while pcs:
-        lsb = pcs & -pcs
-        pcs ^= lsb
-        s = bit_length(lsb) - 1
-        material += PST[sq[s] << 6 | s]
+    if pos.psq_version != PSQ[PSQ_VERSION]:  # the weights changed since the sum was made
+        pos.sum_psq()
+    material = pos.psq  # material and placement of every piece but the kings (PST)
     phase = (
         PHASE_WEIGHT[KNIGHT] * popcount(pos.knights)
         + PHASE_WEIGHT[BISHOP] * popcount(pos.bishops)
         + PHASE_WEIGHT[ROOK] * popcount(pos.rooks)
         + PHASE_WEIGHT[QUEEN] * popcount(pos.queens)
     )
-    # Each side's pieces: (material, mobility, blockage, placement, danger units it causes the
-    # enemy king, how many of its pieces cause them, its attacks on A, its attacks on B).
-    mat_w, mob_w, blk_w, rel_w, units0, attackers0, aw_a, aw_b = _side(
+    # Each side's pieces: (mobility, blockage, placement, danger units it causes the enemy
+    # king, how many of its pieces cause them, its attacks on A, its attacks on B).
+    mob_w, blk_w, rel_w, units0, attackers0, aw_a, aw_b = _side(
         sq, white & ~(kings | pawns), white, occ_a, occ_b, kb0, zone0, kb1, zone1, kn0, dg0, ot0, qu0
     )
-    mat_b, mob_b, blk_b, rel_b, units1, attackers1, ab_a, ab_b = _side(
+    mob_b, blk_b, rel_b, units1, attackers1, ab_a, ab_b = _side(
         sq, black & ~(kings | pawns), black, occ_a, occ_b, kb1, zone1, kb0, zone0, kn1, dg1, ot1, qu1
     )
-    material += mat_w + mat_b
     if popcount(pos.bishops & white) >= 2:
         material += BISHOP_PAIR
     if popcount(pos.bishops & black) >= 2:
@@ -236,29 +282,28 @@ def _eval(pos: Position) -> tuple[int, int, int, int, int, int, int, int]:
 
 
 def _side(
-    sq: list[int],
+    sq: vec[i64],
     pieces: Bitboard,
     mine: Bitboard,
     occ_a: Bitboard,
     occ_b: Bitboard,
-    kbe: int,
+    kbe: i64,
     zone_e: Bitboard,
-    kbo: int,
+    kbo: i64,
     zone_o: Bitboard,
     kn: Bitboard,
     dg: Bitboard,
     ot: Bitboard,
     qu: Bitboard,
-) -> tuple[int, int, int, int, int, int, Bitboard, Bitboard]:
+) -> tuple[i64, i64, i64, i64, i64, Bitboard, Bitboard]:
     """One side's knights, bishops, rooks and queens (``pieces``): see ``_eval``. ``kbe``/``zone_e``
     are the enemy king's board and neighbourhood, ``kbo``/``zone_o`` its own king's, and
     ``kn``..``qu`` the squares from which each piece type checks the enemy king."""
-    material = 0
-    mob = 0
-    blk = 0
-    rel = 0
-    units = 0
-    attackers = 0
+    mob: i64 = 0
+    blk: i64 = 0
+    rel: i64 = 0
+    units: i64 = 0
+    attackers: i64 = 0
     att_a: Bitboard = 0
     att_b: Bitboard = 0
     chk: Bitboard
@@ -266,7 +311,6 @@ def _side(
         s = bit_length(pieces & -pieces) - 1
         pieces &= pieces - 1
         p = sq[s]
-        material += PST[p << 6 | s]
         t = p & 7
         b = p >> 4
         o = occ_b if b else occ_a
@@ -294,10 +338,10 @@ def _side(
                 attackers += 1
         if b == kbo and a & zone_o:
             rel += DEFENDER_BY_CODE[p]
-    return material, mob, blk, rel, units, attackers, att_a, att_b
+    return mob, blk, rel, units, attackers, att_a, att_b
 
 
-def _flight_units(flights: Bitboard) -> int:
+def _flight_units(flights: Bitboard) -> i64:
     """Danger units for a king with no flight square (``KS_NO_FLIGHT``) or only one."""
     if not flights:
         return KS_NO_FLIGHT
@@ -306,9 +350,9 @@ def _flight_units(flights: Bitboard) -> int:
     return 0
 
 
-def _hanging(sq: list[int], hanging: Bitboard) -> int:
+def _hanging(sq: vec[i64], hanging: Bitboard) -> i64:
     """The hanging-piece penalty of the pieces in ``hanging``."""
-    total = 0
+    total: i64 = 0
     while hanging:
         lsb = hanging & -hanging
         hanging ^= lsb

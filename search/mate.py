@@ -1,11 +1,13 @@
 """Forced-mate search for ``go mate N``: exact, shortest first, no pruning that can miss a mate.
 
-    result = MateSearch(searcher).run(pos, root_moves, n, on_iteration)
+    result = MateSearch(tree, clock).run(pos, root_moves, n, on_iteration)   # or searcher.mate_search()
 
 ``run`` returns a ``Result`` when it proves a mate in at most ``n`` moves, after reporting
 one ``Iteration`` with ``mate`` set to the shortest length; it returns ``None`` when there
-is no such mate or the limits (``Searcher``'s node limit, clock and stop event) ended the
-proof first. ``Searcher.search`` then finds the best line with the normal search.
+is no such mate or the limits ended the proof first: the ``clock``'s stop event, a share of its
+node limit and of its hard time limit (``Clock.share``). The node count goes on from the
+``tree``'s and is handed back to it. ``Searcher.search`` then finds the best line with the
+normal search.
 
 The proof is a depth-first AND/OR search (alpha-beta at a null window on the bound
 "mate within d moves"), iterated over d = 1..n, so the first proof is the shortest:
@@ -32,19 +34,17 @@ entries are used only where the fifty-move rule cannot strike before the mate.
 
 from __future__ import annotations
 
-import time
 from array import array
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
+from engine.movegen import check_info, gives_check
 from engine.position import UNDO_KEY, Position
 from engine.tables import KING, Move
+from search.clock import Clock, SearchStopped
 from search.limits import Iteration, Result
-from search.search import CHECK_EVERY, SearchStopped, check_info, gives_check
+from search.ordering import ORDER_VALUE
 from search.score import MATE
-
-if TYPE_CHECKING:
-    from search.search import Searcher
+from search.tree import Tree
 
 # ---------------------------------------------------------------- tunables
 MAX_MATE = 100  # longest mate searched (moves); a larger ``go mate`` is searched to this
@@ -57,7 +57,6 @@ ORDER_KILLER = 1 << 29  # ... then the killer of this ply
 ORDER_CHECK = 1 << 20  # attacker: checks before captures before the rest
 ORDER_CAPTURE = 1 << 10  # captures (attacker and defender) by victim value
 ORDER_KING = 1 << 9  # defender: king moves after captures, before the rest
-VICTIM_VALUE = (0, 1, 3, 3, 5, 9, 0)  # capture ordering by ptype
 FIFTY = 100  # halfmove clock of the fifty-move draw
 
 PROVED, REFUTED, UNKNOWN = 1, 0, -1  # what the table knows of a node
@@ -115,15 +114,16 @@ class MateTable:
 
 
 class MateSearch:
-    """One ``go mate`` proof on top of a ``Searcher`` (its limits, clock and node count)."""
+    """One ``go mate`` proof on top of a search's ``tree`` (its node count and table size) and
+    ``clock`` (its limits)."""
 
-    def __init__(self, searcher: Searcher) -> None:
-        self.searcher = searcher
-        self.table = MateTable(min(searcher.tt.slots, TABLE_MAX_SLOTS))
+    def __init__(self, tree: Tree, clock: Clock) -> None:
+        self.tree = tree
+        self.parent_clock = clock
+        self.clock = clock
+        self.table = MateTable(min(tree.tt.slots, TABLE_MAX_SLOTS))
         self.pos = Position(None)
         self.nodes = 0
-        self.next_check = CHECK_EVERY
-        self.node_limit = 0  # 0: none
         self.seldepth = 0
         self.use_table = True
         self.draw_keys: set[int] = set()
@@ -135,12 +135,9 @@ class MateSearch:
         self, pos: Position, root_moves: list[Move], n: int, on_iteration: Callable[[Iteration], None]
     ) -> Result | None:
         """Prove the shortest mate in at most ``n`` moves starting with one of ``root_moves``."""
-        s = self.searcher
         self.pos = pos
-        self.nodes = s.nodes
-        if s._node_limit:
-            self.node_limit = max(1, int(s._node_limit * NODE_SHARE))
-        self.next_check = self.nodes + 1
+        self.nodes = self.tree.nodes
+        self.clock = self.parent_clock.share(TIME_SHARE, NODE_SHARE, self.nodes)
         self._game_repetitions(pos)
         root_len = len(pos.stack)
         key: Move = 0
@@ -156,11 +153,11 @@ class MateSearch:
             while len(pos.stack) > root_len:  # the tree was left mid-move
                 pos.pop()
         if not key:
-            s.nodes = self.nodes
-            s._next_check = self.nodes  # the normal search checks its limits at once
+            self.tree.nodes = self.nodes
+            self.parent_clock.check_at(self.nodes)  # the normal search checks its limits at once
             return None
         pv = self._pv(key, length)
-        s.nodes = self.nodes
+        self.tree.nodes = self.nodes
         on_iteration(
             Iteration(
                 depth=2 * length - 1,
@@ -169,7 +166,7 @@ class MateSearch:
                 score=MATE - (2 * length - 1),
                 mate=length,
                 nodes=self.nodes,
-                time_ms=s.elapsed_ms(),
+                time_ms=self.clock.elapsed_ms(),
                 pv=pv,
                 hashfull=self.table.hashfull(),
             )
@@ -185,22 +182,6 @@ class MateSearch:
             count[k] = count.get(k, 0) + 1
         self.draw_keys = {k for k, c in count.items() if c >= 2}
         self.use_table = not self.draw_keys
-
-    # ------------------------------------------------------------ limits
-    def _check(self) -> None:
-        """Every ``CHECK_EVERY`` nodes: the node limit, stop event and hard time (its share)."""
-        s = self.searcher
-        if self.node_limit and self.nodes >= self.node_limit:
-            raise SearchStopped
-        if s._stop_event.is_set():
-            raise SearchStopped
-        hard = s._hard_ms
-        if hard is not None and (time.perf_counter() - s._start) * 1000 >= hard * TIME_SHARE:
-            raise SearchStopped
-        nxt = self.nodes + CHECK_EVERY
-        if self.node_limit and nxt > self.node_limit:
-            nxt = self.node_limit
-        self.next_check = nxt
 
     # ------------------------------------------------------------ tree
     def _root(self, moves: list[Move], d: int) -> Move:
@@ -218,7 +199,7 @@ class MateSearch:
     def _attack_order(self, pos: Position, moves: list[Move], d: int, tt_move: Move, ply: int) -> list[Move]:
         """The attacker's candidates: only checks with one move left, else all, checks first."""
         info = check_info(pos)
-        sq = pos.sq
+        sq = pos.squares
         killer = self.attack_killers[ply]
         scored: list[tuple[int, Move]] = []
         for m in moves:
@@ -233,14 +214,14 @@ class MateSearch:
                 s = ORDER_CHECK if check else 0
                 victim = sq[(m >> 6) & 63]
                 if victim or m >> 12:
-                    s += ORDER_CAPTURE + VICTIM_VALUE[victim & 7] * 16 + (m >> 12)
+                    s += ORDER_CAPTURE + ORDER_VALUE[victim & 7] * 16 + (m >> 12)
             scored.append((s, m))
         scored.sort(reverse=True)
         return [m for _, m in scored]
 
     def _defend_order(self, pos: Position, moves: list[Move], tt_move: Move, ply: int) -> list[Move]:
         """The defender's replies: hash move, killer, captures, king moves, the rest."""
-        sq = pos.sq
+        sq = pos.squares
         killer = self.defend_killers[ply]
         scored: list[tuple[int, Move]] = []
         for m in moves:
@@ -251,7 +232,7 @@ class MateSearch:
             else:
                 victim = sq[(m >> 6) & 63]
                 if victim:
-                    s = ORDER_CAPTURE + VICTIM_VALUE[victim & 7]
+                    s = ORDER_CAPTURE + ORDER_VALUE[victim & 7]
                 elif sq[m & 63] & 7 == KING:
                     s = ORDER_KING
                 else:
@@ -261,10 +242,10 @@ class MateSearch:
         return [m for _, m in scored]
 
     def _visit(self, ply: int) -> None:
-        """Count a node, check the limits every ``CHECK_EVERY`` nodes, note the depth reached."""
+        """Count a node, let the clock check the limits when due, note the depth reached."""
         self.nodes += 1
-        if self.nodes >= self.next_check:
-            self._check()
+        if self.nodes >= self.clock.next_check:
+            self.clock.check(self.nodes)
         if ply > self.seldepth:
             self.seldepth = ply
 

@@ -139,7 +139,7 @@ def test_a_broken_compiler_gives_a_working_pure_install(tmp_path: Path) -> None:
     """``CC=false pip install .`` at a terminal: one warning line, then a working pure Python engine."""
     source = tmp_path / "src"
     shutil.copytree(
-        ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "*cache*", "*.so")
+        ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv*", "build", "*.egg-info", "__pycache__", ".*_cache", "*.so")
     )
     venv.create(tmp_path / "venv", with_pip=True)
     bin_dir = tmp_path / "venv" / "bin"

@@ -17,6 +17,7 @@ import pytest
 from engine import STARTING_FEN, Position, parse_uci
 from fenbuild import compact_fen
 from engine.bits import unsigned
+from engine.position import PSQ
 from engine.tables import BB_LEN, OCC_A, OCC_B, OCC_BLACK, OCC_WHITE
 
 Snapshot = tuple
@@ -33,12 +34,14 @@ def snapshot(pos: Position) -> Snapshot:
         pos.fullmove,
         pos.move_stack,
         pos.fen(),
+        pos.psq,
     )
 
 
 def assert_consistent(pos: Position) -> None:
-    """Incremental key and bitboards agree with the mailbox."""
+    """Incremental key, piece-square sum and bitboards agree with the mailbox."""
     assert pos.key == pos.compute_key(), pos.fen()
+    assert pos.psq == sum(PSQ[p << 6 | s] for s, p in enumerate(pos.sq) if p), pos.fen()
     bb = [0] * BB_LEN
     for s, p in enumerate(pos.sq):
         if p:

@@ -17,7 +17,7 @@ from test_uci import Uci
 from engine.notation import move_to_uci, parse_uci
 from engine.position import Position
 from search.limits import Iteration, Limits, Result
-from search.mate import FALLBACK_DEPTH, MateSearch
+from search.mate import FALLBACK_DEPTH
 from search.search import Searcher
 
 MATES = read_epd(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "mates.epd"))
@@ -89,12 +89,12 @@ def test_the_proof_search_is_exact(fen: str, n: int, keys: list[str], ident: str
     legal = pos.legal_moves()
     its: list[Iteration] = []
     if n > 1:
-        assert MateSearch(Searcher(1)).run(pos, legal, n - 1, its.append) is None
-    result = MateSearch(Searcher(1)).run(pos, legal, n, its.append)
+        assert Searcher(1).mate_search().run(pos, legal, n - 1, its.append) is None
+    result = Searcher(1).mate_search().run(pos, legal, n, its.append)
     assert result is not None and move_to_uci(pos, result.best) in keys  # type: ignore[arg-type]
     assert [it.mate for it in its] == [n]
     others = [m for m in legal if move_to_uci(pos, m) not in keys]
-    assert MateSearch(Searcher(1)).run(pos, others, n, its.append) is None
+    assert Searcher(1).mate_search().run(pos, others, n, its.append) is None
     assert pos.fen() == Position(fen).fen()  # the position is left as it was
 
 

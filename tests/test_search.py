@@ -14,7 +14,8 @@ from engine.notation import move_to_uci, parse_uci
 from engine.position import Position
 from search.bench import BENCH_FENS, run_bench
 from search.limits import Iteration, Limits, Result
-from search.search import Searcher, check_info, gives_check
+from engine.movegen import check_info, gives_check
+from search.search import Searcher
 from search.score import MATE
 from walks import random_positions, walk
 
@@ -275,10 +276,10 @@ def test_repetition_is_a_draw_inside_the_search() -> None:
     pos = play("g1f3 g8f6 f3g1 f6g8".split())  # the start position again, boards included
     searcher = Searcher(1)
     assert pos.key == Position().key
-    assert not searcher._is_draw(pos, 0)  # occurred once before the root: not yet a draw
-    assert searcher._is_draw(pos, 4)  # a repetition inside the tree is scored as a draw
+    assert not searcher.tree.is_draw(pos, 0)  # occurred once before the root: not yet a draw
+    assert searcher.tree.is_draw(pos, 4)  # a repetition inside the tree is scored as a draw
     pos = play("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8".split())
-    assert searcher._is_draw(pos, 0)  # third occurrence
+    assert searcher.tree.is_draw(pos, 0)  # third occurrence
 
 
 def test_same_squares_other_boards_is_no_repetition() -> None:

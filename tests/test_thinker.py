@@ -78,7 +78,7 @@ def test_ponderhit_during_the_first_iteration_switches_to_the_clock() -> None:
             thinker.ponderhit()
         return evaluate(pos)
 
-    searcher.eval_hook = hooked
+    searcher.tree.evals.hook = hooked
     thinker.go(Position(AFTER_E4), Limits(ponder=True, movetime=200), rec.info, rec.answer)
     assert rec.done.wait(GENEROUS)
     assert infos_at_hit == [0]  # the hit came before any iteration was reported

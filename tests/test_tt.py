@@ -43,13 +43,13 @@ def test_probe_word_unpacks_to_the_entry() -> None:
 def test_size_is_bounded_by_megabytes() -> None:
     tt = TranspositionTable(2)
     assert tt.slots * BYTES_PER_ENTRY <= 2 * 1024 * 1024
-    assert tt.keys.itemsize * len(tt.keys) + tt.data.itemsize * len(tt.data) == tt.slots * BYTES_PER_ENTRY
+    assert 8 * len(tt.table) == tt.slots * BYTES_PER_ENTRY  # 64-bit words: a key and a data word per slot
     tt.resize(1)
     assert tt.slots * BYTES_PER_ENTRY <= 1024 * 1024
     # Filling it with many keys never grows it.
     for k in range(1, 100000, 7):
-        tt.store(k * 0x9E3779B97F4A7C15 & ((1 << 64) - 1), 1, 0, 1, BOUND_EXACT)
-    assert len(tt.keys) == tt.slots
+        tt.store(k * 0x9E3779B97F4A7C15 & ((1 << 63) - 1), 1, 0, 1, BOUND_EXACT)  # keys have 63 bits
+    assert len(tt.table) == 2 * tt.slots
 
 
 def test_mate_scores_are_stored_relative_to_the_node() -> None:
@@ -95,7 +95,7 @@ def test_colliding_entries_never_yield_an_illegal_move() -> None:
     for seed, fen in enumerate(BENCH_FENS):
         pos = Position(fen)
         searcher = Searcher(1)
-        searcher.tt = GarbageTable(seed)
+        searcher.tree.tt = GarbageTable(seed)
         its: list[Iteration] = []
         result = searcher.search(pos, Limits(depth=3), threading.Event(), its.append)
         legal = pos.legal_moves()

@@ -1,0 +1,374 @@
+"""Move ordering: what the search has learned about quiet moves, and the order it tries moves in.
+
+    heur = Heuristics()
+    heur.order(pos, moves, tt_move, ply)       # hash move, captures, killers, countermove, quiets, bad captures
+    heur.reward(pos, move, ply, depth, quiets) # a quiet move cut off: killer, countermove, history
+
+``Heuristics`` keeps the killers (two per ply), the butterfly history (by side, from and to)
+and the countermoves (by the previous move's from and to), across the iterations of a search
+and, except the killers, across searches (``clear`` forgets them: ``ucinewgame``).
+
+Moves are ordered by one integer key, ``score << 16 | move``, highest first: ties go to the
+larger move number, so every order is total and the same in both builds.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from mypy_extensions import i64
+
+from engine.bits import COMPILED, i64_buffer
+from engine.movegen import CAPTURES, MAX_MOVES, QUIETS, CheckInfo, Legality, attackers, gives_check
+from engine.position import Position
+from engine.tables import Move
+
+if TYPE_CHECKING:
+    from librt.vecs import vec
+
+# ---------------------------------------------------------------- tunables
+MAX_PLY: Final = 100  # hard limit on the search stack
+USE_HISTORY_MALUS: Final = 1  # quiet moves tried before a cutoff lose history
+USE_COUNTERMOVE: Final = 1  # order the countermove after the killers
+BAD_CAPTURE_ORDER: Final = 1  # order captures of a cheaper piece on a square retaken on the landing board last
+HISTORY_MAX: Final = 1 << 14  # with the malus, history scores stay within +-this (gravity)
+HISTORY_HALVE_AT: Final = 1 << 20  # without the malus, history scores are halved when one reaches this
+HISTORY_BONUS_MAX: Final = 400  # cap of the depth * depth history bonus
+TT_MOVE_SCORE: Final = 1 << 30  # ordering: the hash move first
+CAPTURE_BASE: Final = 1 << 24  # ordering: captures and promotions above killers and quiet moves
+KILLER_SCORE: Final = 1 << 22  # ordering: killer moves above other quiet moves
+COUNTER_SCORE: Final = (1 << 22) - 1  # ordering: the countermove just below the killers
+BAD_CAPTURE_BASE: Final = -(1 << 24)  # ordering: captures that lose the capturer go after the quiet moves
+# MVV-LVA ranks by ptype, not material (search.score.PIECE_VALUE): the king ranks last as a
+# capturer. The mate search orders its captures by them too.
+ORDER_VALUE: Final = (0, 1, 3, 3, 5, 9, 20)
+
+
+def capture_score(pos: Position, m: i64, them: i64) -> i64:
+    """The ordering score of a capture or promotion ``m`` (``them``: the side not to move):
+    MVV-LVA above ``CAPTURE_BASE``, or below the quiet moves (``BAD_CAPTURE_BASE``) when a
+    cheaper piece is taken where the opponent retakes the capturer on the board it lands on."""
+    sq = pos.squares
+    d = (m >> 6) & 63
+    p = sq[m & 63]
+    vv = ORDER_VALUE[sq[d] & 7]
+    av = ORDER_VALUE[p & 7]
+    s = vv * 16 - av + (m >> 12) * 64
+    if BAD_CAPTURE_ORDER and vv < av and not m >> 12 and attackers(pos, them, d, pos.occ_a if p >> 4 else pos.occ_b):
+        return s + BAD_CAPTURE_BASE  # the capturer is lost on the landing board
+    return s + CAPTURE_BASE
+
+
+class Heuristics:
+    """Killers, history and countermoves, and the move order built from them (module docstring)."""
+
+    def __init__(self) -> None:
+        self.history: vec[i64] = i64_buffer(2 * 4096)  # [side to move << 12 | from | to << 6]
+        self.killers: vec[i64] = i64_buffer(2 * (MAX_PLY + 2))  # [2 * ply], [2 * ply + 1]
+        self.countermoves: vec[i64] = i64_buffer(4096)  # [the previous move's from | to << 6]
+
+    def clear(self) -> None:
+        """Forget everything learned (``ucinewgame``)."""
+        self.history = i64_buffer(2 * 4096)
+        self.new_search()
+        self.countermoves = i64_buffer(4096)
+
+    def new_search(self) -> None:
+        """Killers belong to one search; history and countermoves are kept."""
+        self.killers = i64_buffer(2 * (MAX_PLY + 2))
+
+    def order(self, pos: Position, moves: list[Move], tt_move: Move, ply: int) -> list[Move]:
+        """Hash move, captures/promotions by MVV-LVA, killers, countermove, then quiet moves by
+        history, and last the captures of a cheaper piece that the capturer loses on the board
+        it lands on."""
+        sq = pos.squares
+        hist = self.history
+        side = pos.turn << 12
+        k0 = self.killers[2 * ply]
+        k1 = self.killers[2 * ply + 1]
+        counter = self.countermoves[pos.stack[-1][0] & 4095] if USE_COUNTERMOVE and pos.stack else -1
+        them = pos.turn ^ 1
+        scored: list[int] = []  # score << 16 | move: sorting the ints sorts by score, then move
+        for m in moves:
+            if m == tt_move:
+                scored.append(TT_MOVE_SCORE << 16 | m)
+                continue
+            d = (m >> 6) & 63
+            victim = sq[d]
+            if victim or m >> 12:
+                s = capture_score(pos, m, them)
+            elif m == k0:
+                s = KILLER_SCORE + 1
+            elif m == k1:
+                s = KILLER_SCORE
+            elif m == counter:
+                s = COUNTER_SCORE
+            else:
+                s = hist[side | m & 4095]
+            scored.append(s << 16 | m)
+        scored.sort(reverse=True)
+        return [x & 0xFFFF for x in scored]
+
+    def reward(self, pos: Position, m: Move, ply: int, depth: int, quiets: vec[i64], nquiets: int) -> None:
+        """A quiet move caused a beta cutoff: killer, countermove and history bonus; the quiet
+        moves tried before it (``quiets[:nquiets]``) get a history malus (``USE_HISTORY_MALUS``)."""
+        k = self.killers
+        if k[2 * ply] != m:
+            k[2 * ply + 1] = k[2 * ply]
+            k[2 * ply] = m
+        if pos.stack:
+            self.countermoves[pos.stack[-1][0] & 4095] = m
+        h = self.history
+        side = pos.turn << 12
+        if USE_HISTORY_MALUS:
+            bonus = min(depth * depth, HISTORY_BONUS_MAX)
+            i = side | m & 4095
+            h[i] += bonus - h[i] * bonus // HISTORY_MAX
+            for qi in range(nquiets):
+                j = side | quiets[qi] & 4095
+                h[j] -= bonus + h[j] * bonus // HISTORY_MAX
+            return
+        i = side | m & 4095
+        h[i] += depth * depth
+        if h[i] > HISTORY_HALVE_AT:
+            for j in range(side, side + 4096):
+                h[j] >>= 1
+
+
+# Stages of MovePicker.next: the hash move, captures that do not lose the capturer, the two
+# killers, the countermove, the quiet moves, the captures that lose the capturer.
+STAGE_TT: Final = 0
+STAGE_GEN_CAPTURES: Final = 1
+STAGE_GOOD_CAPTURES: Final = 2
+STAGE_KILLER_0: Final = 3
+STAGE_KILLER_1: Final = 4
+STAGE_COUNTER: Final = 5
+STAGE_GEN_QUIETS: Final = 6
+STAGE_QUIETS: Final = 7
+STAGE_BAD_CAPTURES: Final = 8
+STAGE_DONE: Final = 9
+KEY_MOVE: Final = 0xFFFF  # the move in an ordering key (score << 16 | move)
+
+
+class MovePicker:
+    """The moves of one node, one at a time, best first, generated only when needed: the hash
+    move (tested, nothing generated), then the captures and promotions, the killers and the
+    countermove (tested), and the quiet moves only when those did not cut off.
+
+    The order is ``Heuristics.order``'s (the same keys, a total order), with each stage keyed
+    when it comes: the countermove and the history as they are after the moves before them
+    were searched (``order`` keys every move at once). Each search keeps one picker per ply,
+    with its buffers: nothing is allocated per node. ``next`` picks the best remaining key of
+    the stage (selection, no sort: most nodes cut off after a move or two); ``count`` is how
+    many moves it gave. The quiescence search uses ``start_qsearch`` (its moves generated at
+    once), keys them itself, then ``keyed`` and ``pick`` (best first).
+    """
+
+    def __init__(self) -> None:
+        self.keys: vec[i64] = i64_buffer(MAX_MOVES)  # ordering keys; the move is key & KEY_MOVE
+        self.tried: vec[i64] = i64_buffer(MAX_MOVES)  # quiet moves searched so far (history malus)
+        self.ntried: i64 = 0
+        self.legality = Legality()
+        self.stage: i64 = STAGE_DONE
+        self.cur: i64 = 0  # next key to look at in the current stage
+        self.end: i64 = 0  # end of the current stage's keys
+        self.bad_end: i64 = 0  # the captures that lose the capturer are keys[cur:bad_end] once quiets start
+        self.count: i64 = 0  # moves given
+        self.tt_move: i64 = 0
+        self.k0: i64 = 0
+        self.k1: i64 = 0
+        self.counter: i64 = 0
+        self.ply: i64 = 0
+
+    def start(self, pos: Position, tt_move: i64, ply: i64, heur: Heuristics) -> None:
+        """Begin picking the moves of ``pos`` at ``ply``; ``tt_move`` may be 0 or garbage."""
+        self.legality.set(pos)
+        self.stage = STAGE_TT
+        self.tt_move = tt_move
+        self.ply = ply
+        self.k0 = heur.killers[2 * ply]
+        self.k1 = heur.killers[2 * ply + 1]
+        self.counter = 0  # read when its turn comes: the table changes while the first moves are searched
+        self.count = 0
+        self.ntried = 0
+
+    def _quiet_legal(self, pos: Position, m: i64) -> bool:
+        """``m`` is a legal move that captures nothing and does not promote."""
+        return not pos.squares[(m >> 6) & 63] and not m >> 12 and self.legality.is_legal(pos, m)
+
+    def _sort(self, start: i64, end: i64) -> None:
+        """Pure build: sort ``keys[start:end]`` best first at once (a C sort beats picking in
+        interpreted code); ``_pick`` then takes them in turn. Compiled: nothing (picking is cheap)."""
+        if not COMPILED:
+            keys = self.keys
+            keys[start:end] = sorted(keys[start:end], reverse=True)  # type: ignore[assignment,index]
+
+    def _pick(self, end: i64) -> i64:
+        """The highest key in ``keys[cur:end]`` (not empty), swapped to ``cur`` and taken (cur + 1)."""
+        cur = self.cur
+        keys = self.keys
+        if not COMPILED:  # sorted by _sort
+            self.cur = cur + 1
+            return keys[cur]
+        best = cur
+        best_key = keys[cur]
+        i = cur + 1
+        while i < end:
+            k = keys[i]
+            if k > best_key:
+                best_key = k
+                best = i
+            i += 1
+        keys[best] = keys[cur]
+        keys[cur] = best_key
+        self.cur = cur + 1
+        return best_key
+
+    def next(self, pos: Position, heur: Heuristics) -> i64:
+        """The next move to search, or 0 when there is none left."""
+        while True:
+            stage = self.stage
+            if stage == STAGE_TT:
+                self.stage = STAGE_GEN_CAPTURES
+                tt = self.tt_move
+                if tt and self.legality.is_legal(pos, tt):
+                    self.count += 1
+                    return tt
+            elif stage == STAGE_GEN_CAPTURES:
+                self._score_captures(pos)
+                self.stage = STAGE_GOOD_CAPTURES
+            elif stage == STAGE_GOOD_CAPTURES:
+                cur = self.cur
+                if cur < self.end:
+                    key = self._pick(self.end)
+                    if key >= 0:
+                        self.count += 1
+                        return key & KEY_MOVE
+                    self.cur = cur  # the best left loses the capturer: all the rest do too
+                self.stage = STAGE_KILLER_0
+            elif stage == STAGE_KILLER_0:
+                self.stage = STAGE_KILLER_1
+                m = self.k0
+                if m and m != self.tt_move and self._quiet_legal(pos, m):
+                    self.count += 1
+                    return m
+            elif stage == STAGE_KILLER_1:
+                self.stage = STAGE_COUNTER
+                m = self.k1
+                if m and m != self.tt_move and m != self.k0 and self._quiet_legal(pos, m):
+                    self.count += 1
+                    return m
+            elif stage == STAGE_COUNTER:
+                self.stage = STAGE_GEN_QUIETS
+                m = heur.countermoves[pos.stack[-1][0] & 4095] if USE_COUNTERMOVE and pos.stack else 0
+                self.counter = m
+                if m and m != self.tt_move and m != self.k0 and m != self.k1 and self._quiet_legal(pos, m):
+                    self.count += 1
+                    return m
+            elif stage == STAGE_GEN_QUIETS:
+                self._score_quiets(pos, heur)
+                self.stage = STAGE_QUIETS
+            elif stage == STAGE_QUIETS:
+                if self.cur < self.end:
+                    key = self._pick(self.end)
+                    self.count += 1
+                    return key & KEY_MOVE
+                # Back to the captures that lose the capturer, left at the front.
+                self.cur = 0
+                self.end = self.bad_end
+                self.stage = STAGE_BAD_CAPTURES
+            elif stage == STAGE_BAD_CAPTURES:
+                if self.cur < self.end:
+                    key = self._pick(self.end)
+                    self.count += 1
+                    return key & KEY_MOVE
+                self.stage = STAGE_DONE
+            else:
+                return 0
+
+    def _score_captures(self, pos: Position) -> None:
+        """Generate the captures and promotions (not the hash move) and key them as ``order``."""
+        keys = self.keys
+        n = self.legality.generate(pos, keys, 0, CAPTURES)
+        tt = self.tt_move
+        them = pos.turn ^ 1
+        j: i64 = 0
+        for i in range(n):
+            m = keys[i]
+            if m == tt:
+                continue
+            keys[j] = capture_score(pos, m, them) << 16 | m
+            j += 1
+        self.cur = 0
+        self.end = j
+        self._sort(0, j)
+
+    def _score_quiets(self, pos: Position, heur: Heuristics) -> None:
+        """Move the captures not yet given (those that lose the capturer) to the front, then
+        generate the quiet moves after them, less those already given, keyed by history."""
+        keys = self.keys
+        start: i64 = 0
+        i = self.cur
+        while i < self.end:
+            keys[start] = keys[i]
+            start += 1
+            i += 1
+        self.bad_end = start
+        n = self.legality.generate(pos, keys, start, QUIETS)
+        hist = heur.history
+        side = pos.turn << 12
+        tt = self.tt_move
+        k0 = self.k0
+        k1 = self.k1
+        counter = self.counter
+        j: i64 = start
+        for i in range(start, n):
+            m = keys[i]
+            if m == tt or m == k0 or m == k1 or m == counter:
+                continue
+            keys[j] = hist[side | m & 4095] << 16 | m
+            j += 1
+        self.cur = start
+        self.end = j
+        self._sort(start, j)
+
+    def add_tried(self, m: i64) -> None:
+        """A quiet move was searched (the history malus goes to these on a cutoff)."""
+        self.tried[self.ntried] = m
+        self.ntried += 1
+
+    def start_qsearch(self, pos: Position, mode: i64, checks: CheckInfo | None) -> i64:
+        """Generate the quiescence moves of ``pos`` into ``keys`` (bare moves, to be keyed by the
+        caller, then picked with ``pick``): ``mode`` ``ALL`` (evasions) or ``CAPTURES``, and with
+        ``checks`` (the position's ``CheckInfo``) the quiet moves that give check too. Returns
+        how many."""
+        lg = self.legality
+        lg.set(pos)
+        n = lg.generate(pos, self.keys, 0, mode)
+        if checks is not None:
+            start = n
+            n = lg.generate(pos, self.keys, n, QUIETS)
+            keys = self.keys
+            j: i64 = start
+            for i in range(start, n):
+                m = keys[i]
+                if gives_check(pos, m, checks):
+                    keys[j] = m
+                    j += 1
+            n = j
+        return n
+
+    def keyed(self, end: i64) -> None:
+        """The caller has keyed ``keys[:end]``: pick from the best (``pick``)."""
+        self.cur = 0
+        self._sort(0, end)
+
+    def pick(self, end: i64) -> i64:
+        """The move of the highest key left in ``keys[cur:end]`` (after ``keyed``), or 0."""
+        cur = self.cur
+        if cur >= end:
+            return 0
+        if not COMPILED:  # sorted by keyed
+            self.cur = cur + 1
+            return self.keys[cur] & KEY_MOVE
+        return self._pick(end) & KEY_MOVE

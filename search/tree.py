@@ -1,0 +1,392 @@
+"""The tree search: PVS alpha-beta with pruning, and quiescence, below the root.
+
+    tree = Tree(tt)
+    score, move = tree.root(pos, moves, depth, alpha, beta)   # one root search (search.search drives it)
+
+Scores are centipawns from the side to move; a mate in ``n`` plies scores ``MATE - n``
+(``-(MATE - n)`` when being mated); draws (stalemate, fifty moves, repetition -- with the
+board of every piece in the key --, bare kings) score 0. Fail-soft throughout.
+
+The tree counts ``nodes`` and asks its ``clock`` (``search.clock``) every ``CHECK_EVERY``
+nodes, which raises ``SearchStopped`` at a limit; it orders moves with ``heuristics``
+(``search.ordering``) and evaluates through ``evals`` (``search.evalcache``). Every tunable,
+the feature switches (``USE_*``) included, is a named constant in the block below.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from mypy_extensions import i64
+
+from engine.movegen import ALL, CAPTURES, CheckInfo, attackers, gives_check
+from engine.position import UNDO_KEY, Position
+from engine.tables import Move
+from search.clock import Clock
+from search.evalcache import EvalCache
+from search.ordering import MAX_PLY, ORDER_VALUE, Heuristics, MovePicker
+from search.score import DRAW, INF, MATE, MATE_BOUND, PIECE_VALUE
+from search.tt import (
+    BOUND_EXACT,
+    BOUND_LOWER,
+    BOUND_UPPER,
+    TranspositionTable,
+    score_from_tt,
+    score_to_tt,
+    unpack,
+)
+
+# ---------------------------------------------------------------- tunables
+NULL_MIN_DEPTH: Final = 2  # null-move pruning from this depth on
+NULL_REDUCTION: Final = 2  # base null-move depth reduction ...
+NULL_REDUCTION_DIVISOR: Final = 4  # ... plus one ply per this many plies of depth
+RFP_MAX_DEPTH: Final = 5  # reverse futility pruning up to this depth ...
+RFP_MARGIN: Final = 100  # ... when static eval exceeds beta by this much per ply
+FUTILITY_MAX_DEPTH: Final = 3  # futility pruning of quiet moves up to this depth ...
+FUTILITY_MARGIN: Final = 120  # ... when static eval + this much per ply cannot reach alpha
+LMP_MOVES: Final = (0, 5, 9, 14)  # late move pruning: at depth d (< 4), quiet moves after this many are skipped
+LMR_MIN_DEPTH: Final = 3  # late move reductions from this depth on ...
+LMR_MIN_MOVES: Final = 3  # ... after this many moves searched at full depth
+LMR_MORE_AFTER: Final = 8  # one more ply of reduction from this move number on
+LMR_DEEP: Final = 6  # one more ply of reduction from this depth on
+CHECK_EXTENSION: Final = 1  # plies added when the side to move is in check
+# Switches are 1/0, not True/False: mypyc 2.4 folds the constants True and 1 into one.
+USE_NULL: Final = 1  # null-move pruning
+USE_LMR: Final = 1  # late move reductions
+USE_RFP: Final = 1  # reverse futility pruning
+USE_FUTILITY: Final = 1  # futility pruning of quiet moves
+USE_LMP: Final = 1  # late move pruning
+USE_CHECK_EXTENSION: Final = 1  # extend when in check
+QS_CHECKS: Final = 1  # first quiescence ply also tries quiet moves that give direct check
+QS_TT: Final = 1  # quiescence probes and stores the transposition table (depth 0)
+QS_BAD_CAPTURES: Final = 1  # quiescence skips taking a cheaper piece where the capturer can be retaken
+DELTA_MARGIN: Final = 200  # quiescence: skip captures that cannot lift alpha even with this margin
+
+
+class Tree:
+    """Negamax and quiescence over one position, with the tables they share (module docstring)."""
+
+    def __init__(self, tt: TranspositionTable) -> None:
+        self.tt = tt
+        self.clock = Clock()
+        self.heuristics = Heuristics()
+        self.evals = EvalCache()
+        self.nodes: i64 = 0
+        self.seldepth: i64 = 0
+        self.last_null: i64 = -1  # stack index of the innermost null move on the current path
+        self.root_best: Move = 0  # best move found so far in the running root search
+        self.root_nodes_best = 0  # nodes spent under the best root move in the last root search
+        self.root_nodes_all = 0  # nodes of that root search
+        # Per ply, made once: the move pickers (with their buffers) and the check information.
+        self.pickers = [MovePicker() for _ in range(MAX_PLY + 2)]
+        self.check_infos = [CheckInfo() for _ in range(MAX_PLY + 2)]
+
+    def new_search(self) -> None:
+        self.nodes = 0
+        self.seldepth = 0
+        self.last_null = -1
+        self.heuristics.new_search()
+
+    def root(self, pos: Position, moves: list[Move], depth: int, alpha: int, beta: int) -> tuple[int, Move]:
+        """Search the root moves, the first with the full window, the rest with PVS.
+
+        Returns ``(score, best move)``, fail-soft: a fail low returns an upper bound
+        and the first move, a fail high the refuting move and a lower bound.
+        ``self.root_best`` follows the best move that raised alpha so far.
+        """
+        best_score = -INF
+        best_move = moves[0]
+        orig_alpha = alpha
+        start_nodes = self.nodes
+        best_nodes = 0
+        for i, m in enumerate(moves):
+            before = self.nodes
+            pos.push(m)
+            if i == 0:
+                score = -self.negamax(pos, depth - 1, -beta, -alpha, 1, True, True)
+            else:
+                score = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1, False, True)
+                if alpha < score < beta:
+                    score = -self.negamax(pos, depth - 1, -beta, -alpha, 1, True, True)
+            pos.pop()
+            if score > best_score:
+                best_score = score
+                best_move = m
+                best_nodes = self.nodes - before
+                if score > alpha:
+                    alpha = score
+                    self.root_best = m
+                    if score >= beta:
+                        break
+        self.root_nodes_best = best_nodes
+        self.root_nodes_all = self.nodes - start_nodes
+        bound = BOUND_LOWER if best_score >= beta else (BOUND_EXACT if best_score > orig_alpha else BOUND_UPPER)
+        self.tt.store(pos.key, best_move, score_to_tt(best_score, 0), depth, bound)
+        return best_score, best_move
+
+    def is_draw(self, pos: Position, ply: i64) -> bool:
+        """Fifty moves or a repetition: twofold inside the tree, threefold with the game history.
+
+        Keys include the board of every piece; no repetition is seen across a null move.
+        """
+        hm = pos.halfmove
+        if hm >= 100:
+            return True
+        if hm < 4:
+            return False
+        stack = pos.stack
+        n = len(stack)
+        limit = max(n - hm, self.last_null + 1)
+        key = pos.key
+        seen = 0
+        i = n - 4
+        while i >= limit:
+            if stack[i][UNDO_KEY] == key:
+                if n - i <= ply:
+                    return True
+                seen += 1
+                if seen >= 2:
+                    return True
+            i -= 2
+        return False
+
+    @staticmethod
+    def has_pieces(pos: Position) -> bool:
+        """Side to move has something besides king and pawns (null-move safety)."""
+        return bool((pos.white if pos.turn else pos.black) & ~(pos.pawns | pos.kings))
+
+    # ------------------------------------------------------------ tree
+    def negamax(self, pos: Position, depth: i64, alpha: i64, beta: i64, ply: i64, is_pv: bool, can_null: bool) -> i64:
+        """Score of ``pos`` for the side to move, searched ``depth`` plies; fail-soft.
+
+        ``ply`` is the distance from the root (mate scores are root-relative);
+        ``is_pv`` marks nodes of the principal variation (open window), where no TT
+        cutoff or pruning is done; ``can_null`` forbids two null moves in a row.
+        """
+        self.nodes += 1
+        if self.nodes >= self.clock.next_check:
+            self.clock.check(self.nodes)
+        self.seldepth = max(self.seldepth, ply)
+        if self.is_draw(pos, ply):
+            return DRAW
+        # Mate distance pruning.
+        alpha = max(alpha, -MATE + ply)
+        beta = min(beta, MATE - ply - 1)
+        if alpha >= beta:
+            return alpha
+        in_check = pos.in_check()
+        if in_check and USE_CHECK_EXTENSION:
+            depth += CHECK_EXTENSION
+        if depth <= 0 or ply >= MAX_PLY:
+            return self.qsearch(pos, alpha, beta, ply, 0)
+
+        key = pos.key
+        word = self.tt.probe_word(key)
+        tt_move = 0
+        if word:
+            tt_move, tt_score, tt_depth, tt_bound = unpack(word)
+            if not is_pv and tt_depth >= depth:
+                tt_score = score_from_tt(tt_score, ply)
+                if tt_bound == BOUND_EXACT:
+                    return tt_score
+                if tt_bound == BOUND_LOWER and tt_score >= beta:
+                    return tt_score
+                if tt_bound == BOUND_UPPER and tt_score <= alpha:
+                    return tt_score
+
+        static = -INF
+        if not in_check:
+            static = self.evals.static(pos)
+            if not is_pv:
+                if USE_RFP and depth <= RFP_MAX_DEPTH and static - RFP_MARGIN * depth >= beta and beta > -MATE_BOUND:
+                    return static
+                if (
+                    USE_NULL
+                    and can_null
+                    and depth >= NULL_MIN_DEPTH
+                    and static >= beta
+                    and beta < MATE_BOUND
+                    and self.has_pieces(pos)
+                ):
+                    r = NULL_REDUCTION + depth // NULL_REDUCTION_DIVISOR
+                    saved_null = self.last_null
+                    self.last_null = len(pos.stack)
+                    pos.push_null()
+                    score = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, False, False)
+                    pos.pop_null()
+                    self.last_null = saved_null
+                    if score >= beta:
+                        return beta if score >= MATE_BOUND else score
+
+        heur = self.heuristics
+        picker = self.pickers[ply]
+        picker.start(pos, tt_move, ply, heur)
+        futile = (
+            bool(USE_FUTILITY)
+            and not is_pv
+            and not in_check
+            and depth <= FUTILITY_MAX_DEPTH
+            and static + FUTILITY_MARGIN * depth <= alpha
+            and alpha > -MATE_BOUND
+        )
+        orig_alpha = alpha
+        best_score = -INF
+        best_move = 0
+        sq = pos.squares
+        searched = 0
+        lmp_limit = LMP_MOVES[depth] if USE_LMP and not is_pv and not in_check and depth < len(LMP_MOVES) else 999
+        cinfo = self.check_infos[ply]
+        cinfo_set = False
+        while True:
+            m = picker.next(pos, heur)
+            if not m:
+                break
+            quiet = not sq[(m >> 6) & 63] and not m >> 12
+            if quiet and (futile or searched >= lmp_limit) and best_score > -MATE_BOUND:
+                if not cinfo_set:
+                    cinfo.set(pos)
+                    cinfo_set = True
+                if not gives_check(pos, m, cinfo):
+                    continue
+            pos.push(m)
+            if searched == 0:
+                score = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, is_pv, True)
+            else:
+                reduction = 0
+                if (
+                    USE_LMR
+                    and depth >= LMR_MIN_DEPTH
+                    and searched >= LMR_MIN_MOVES
+                    and quiet
+                    and not in_check
+                ):
+                    reduction = 1 + (searched >= LMR_MORE_AFTER) + (depth >= LMR_DEEP) - is_pv
+                    reduction = min(reduction, depth - 2)
+                    if reduction > 0 and pos.in_check():
+                        reduction = 0
+                score = -self.negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, False, True)
+                if score > alpha and reduction > 0:
+                    score = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1, False, True)
+                if is_pv and alpha < score < beta:
+                    score = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, True, True)
+            pos.pop()
+            searched += 1
+            if score > best_score:
+                best_score = score
+                best_move = m
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        if quiet:
+                            heur.reward(pos, m, ply, depth, picker.tried, picker.ntried)
+                        break
+            if quiet:
+                picker.add_tried(m)
+        if not picker.count:  # no legal move
+            return -MATE + ply if in_check else DRAW
+
+        bound = BOUND_LOWER if best_score >= beta else (BOUND_EXACT if best_score > orig_alpha else BOUND_UPPER)
+        self.tt.store(key, best_move, score_to_tt(best_score, ply), depth, bound)
+        return best_score
+
+    def qsearch(self, pos: Position, alpha: i64, beta: i64, ply: i64, qply: i64) -> i64:
+        """Quiescence: captures and promotions (and, at ``qply`` 0, quiet direct checks);
+        all evasions when in check, so a mate at the horizon is seen. Fail-soft.
+
+        Not in check, captures that cannot lift alpha (delta pruning) and captures of a
+        cheaper piece on a square the opponent covers on the landing board (the capturer
+        transfers there and is lost) are skipped.
+        """
+        self.nodes += 1
+        if self.nodes >= self.clock.next_check:
+            self.clock.check(self.nodes)
+        self.seldepth = max(self.seldepth, ply)
+        use_tt = QS_TT
+        if use_tt:
+            word = self.tt.probe_word(pos.key)
+            if word:
+                _, tt_score, _, tt_bound = unpack(word)
+                tt_score = score_from_tt(tt_score, ply)
+                if (
+                    tt_bound == BOUND_EXACT
+                    or (tt_bound == BOUND_LOWER and tt_score >= beta)
+                    or (tt_bound == BOUND_UPPER and tt_score <= alpha)
+                ):
+                    return tt_score
+        in_check = pos.in_check()
+        orig_alpha = alpha
+        picker = self.pickers[ply]
+        if in_check:
+            n = picker.start_qsearch(pos, ALL, None)
+            if not n:
+                return -MATE + ply
+            if ply >= MAX_PLY:
+                return self.evals.static(pos)
+            best = -INF
+            alpha = max(alpha, -MATE + ply)
+        else:
+            if pos.halfmove >= 100:
+                return DRAW
+            stand = self.evals.static(pos)
+            if stand >= beta or ply >= MAX_PLY:
+                return stand
+            alpha = max(alpha, stand)
+            best = stand
+            checks: CheckInfo | None = None
+            if qply == 0 and QS_CHECKS:  # quiet moves that give check (direct or discovered) too
+                checks = self.check_infos[ply]
+                checks.set(pos)
+            n = picker.start_qsearch(pos, CAPTURES, checks)
+            if not n:
+                return stand
+        sq = pos.squares
+        keys = picker.keys  # the moves, keyed in place: score << 16 | move, as in Heuristics.order
+        j = 0
+        if in_check:
+            for i in range(n):
+                m = keys[i]
+                victim = sq[(m >> 6) & 63]
+                keys[j] = (ORDER_VALUE[victim & 7] * 16 - ORDER_VALUE[sq[m & 63] & 7] + (m >> 12) * 64) << 16 | m
+                j += 1
+        else:
+            # Delta pruning: a capture that cannot lift alpha even with a margin is skipped.
+            hopeless = alpha - best - DELTA_MARGIN
+            prune_bad = QS_BAD_CAPTURES
+            them = pos.turn ^ 1
+            for i in range(n):
+                m = keys[i]
+                d = (m >> 6) & 63
+                victim = sq[d]
+                if m >> 12:
+                    keys[j] = ((m >> 12) * 64 + ORDER_VALUE[victim & 7] * 16) << 16 | m
+                    j += 1
+                    continue
+                vv = ORDER_VALUE[victim & 7]
+                if PIECE_VALUE[victim & 7] < hopeless:  # what the capture can win
+                    continue
+                p = sq[m & 63]
+                av = ORDER_VALUE[p & 7]
+                if prune_bad and vv < av and attackers(pos, them, d, pos.occ_a if p >> 4 else pos.occ_b):
+                    continue
+                keys[j] = (vv * 16 - av) << 16 | m
+                j += 1
+        best_move = 0
+        picker.keyed(j)
+        while True:
+            m = picker.pick(j)
+            if not m:
+                break
+            pos.push(m)
+            score = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1)
+            pos.pop()
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    best_move = m
+                    if score >= beta:
+                        break
+        if use_tt:
+            bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > orig_alpha else BOUND_UPPER)
+            self.tt.store(pos.key, best_move, score_to_tt(best, ply), 0, bound)
+        return best

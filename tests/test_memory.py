@@ -1,0 +1,94 @@
+"""Memory: the ``Hash`` option bounds the engine's size, and a search keeps nothing per node.
+
+* The engine process, after ``setoption name Hash value 256`` and a search, is resident for the
+  256 MB table plus the interpreter and tables of a small Hash (measured: the same process at
+  Hash 1), within ``RSS_SLACK_MB``; at Hash 1 it stays small.
+* A search of many nodes on a warm searcher (tables made, buffers allocated) leaves the traced
+  memory where it was and its peak close to the start: the move loop keeps nothing per node
+  (move lists, scores and check information live in per-ply buffers made with the searcher).
+  This is a net test: a block allocated and freed within a node does not show.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+import time
+import tracemalloc
+
+from engine.position import Position
+from installed import CHILD_CWD, default_sigint, engine_command
+from search.bench import BENCH_FENS
+from search.limits import Limits
+from search.search import Searcher
+
+RSS_SLACK_MB = 60  # resident size beyond the table and a Hash 1 engine's own, allowed
+HASH_MB = 256
+PEAK_SLACK = 256 * 1024  # bytes a warm search may hold at its peak above where it started
+
+
+def resident_mb(pid: int) -> float:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS line")
+
+
+def engine_rss_after_search(hash_mb: int) -> float:
+    """Resident MB of an engine process after ``setoption Hash`` and a 2,000-node search."""
+    proc = subprocess.Popen(
+        engine_command(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        cwd=CHILD_CWD,
+        text=True,
+        preexec_fn=default_sigint,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        proc.stdin.write(f"uci\nsetoption name Hash value {hash_mb}\nisready\n")
+        proc.stdin.write("position startpos moves e2e4 d7d5\ngo nodes 2000\n")
+        proc.stdin.flush()
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            assert line, "the engine exited"
+            if line.startswith("bestmove"):
+                return resident_mb(proc.pid)
+        raise AssertionError("no bestmove")
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_hash_bounds_the_resident_size() -> None:
+    small = engine_rss_after_search(1)
+    large = engine_rss_after_search(HASH_MB)
+    assert small < 200, f"Hash 1: {small:.0f} MB resident"
+    # The table is all there (touched when made) and nothing else grows with it.
+    assert HASH_MB - 8 <= large - small <= HASH_MB + RSS_SLACK_MB, f"Hash 1: {small:.0f} MB, Hash 256: {large:.0f} MB"
+
+
+def test_a_search_keeps_nothing_per_node() -> None:
+    searcher = Searcher(1)
+    pos = Position(BENCH_FENS[3])
+
+    def search(nodes: int) -> None:
+        searcher.search(pos, Limits(nodes=nodes), threading.Event(), lambda it: None)
+
+    search(2000)  # warm: every table and per-ply buffer made, the history filled
+    tracemalloc.start()
+    try:
+        start, _ = tracemalloc.get_traced_memory()
+        search(2000)
+        after_short, peak_short = tracemalloc.get_traced_memory()
+        search(15000)
+        after_long, peak_long = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert searcher.nodes >= 10000
+    # Several times the nodes: the same memory held after, and about the same peak.
+    assert abs(after_long - after_short) < 16 * 1024, (start, after_short, after_long)
+    assert peak_long - start < PEAK_SLACK, (start, peak_short, peak_long)
