@@ -151,7 +151,7 @@ class AliceBoard(chess.Board):
     def _edited(self) -> None:
         """After a direct edit of the squares: fix castling, rebuild, forget history."""
         pos = self._pos
-        pos.castling = valid_castling(pos.sq, pos.castling)
+        pos.castling = valid_castling(list(pos.sq), pos.castling)
         pos.rebuild()
         self.move_stack.clear()
         self._stack.clear()
@@ -182,7 +182,7 @@ class AliceBoard(chess.Board):
     @castling_rights.setter
     def castling_rights(self, mask: chess.Bitboard) -> None:
         bits = sum(bit for bit, bb in _CASTLING_BB if mask & bb)
-        self._pos.castling = valid_castling(self._pos.sq, bits)
+        self._pos.castling = valid_castling(list(self._pos.sq), bits)
         self._pos.rebuild()
         self._legal = None
 

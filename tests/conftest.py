@@ -42,9 +42,19 @@ else:
 
 
 # Test modules that also run on the pure Python build in CI (`pytest -m pure_build`): the rules,
-# perft, the differential test, the search and mate search, slow parts included.
+# perft, the differential test, the search and mate search, staged generation, memory and keys,
+# slow parts included.
 PURE_BUILD_MODULES = frozenset(
-    {"test_rules.py", "test_perft.py", "test_differential.py", "test_search.py", "test_mate.py"}
+    {
+        "test_rules.py",
+        "test_perft.py",
+        "test_differential.py",
+        "test_search.py",
+        "test_mate.py",
+        "test_movepick.py",  # staged generation yields exactly the legal moves in both builds
+        "test_memory.py",  # Hash bounds memory; no allocation held per node (tracemalloc: pure build)
+        "test_keys.py",  # keys and the incremental piece-square sum
+    }
 )
 
 
