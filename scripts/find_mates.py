@@ -7,7 +7,7 @@
 ``scan`` collects candidates from seeded random games and random sparse set-ups (kings
 and a few pieces on random squares and boards), keeps those where Fairy-Stockfish alice
 (``go depth 6``) reports a mate in 1 to 3 for the side to move, and checks each with the
-brute-force solver of ``tests/mate_solver.py``: the shortest mate and every key. It prints
+brute-force solver of ``tests/support/mate_solver.py``: the shortest mate and every key. It prints
 one EPD line per verified position with how its key is made (check, capture or quiet, and
 whether the moving piece lands on the defending king's board). ``verify`` re-checks a file:
 the stated length is the solver's shortest, the listed keys are exactly the solver's,
@@ -26,15 +26,15 @@ import sys
 from collections.abc import Iterator
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [ROOT, os.path.join(ROOT, "tests"), os.path.join(ROOT, "scripts")]
+sys.path[:0] = [ROOT, os.path.join(ROOT, "tests"), os.path.join(ROOT, "scripts")]  # tests: the support package
 
 from bench_mate import read_epd  # noqa: E402
 from engine.fen import FenError  # noqa: E402
 from engine.notation import move_to_uci  # noqa: E402
 from engine.position import Position  # noqa: E402
-from fenbuild import compact_fen  # noqa: E402
+from support.fenbuild import compact_fen  # noqa: E402
 from make_openings import Scorer  # noqa: E402
-from mate_solver import mate_keys, shortest_mate  # noqa: E402
+from support.mate_solver import mate_keys, shortest_mate  # noqa: E402
 from search.limits import Iteration  # noqa: E402
 from search.search import Searcher  # noqa: E402
 

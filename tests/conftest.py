@@ -6,7 +6,7 @@ starts, runs the installed build. Otherwise the checkout is put first on both.
 
 At the end of a session one line counts the tests skipped because a system program
 (Chromium, XBoard, Xvfb) is missing and names the Debian packages to install
-(``tests/system_tools.py``).
+(``tests/support/system_tools.py``).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import sys
 
 import pytest
 
-import system_tools
-from installed import INSTALLED, ROOT, SCRIPTS, in_checkout
+import support.system_tools as system_tools
+from support.installed import INSTALLED, ROOT, SCRIPTS, in_checkout
 
 
 def _pythonpath(entries: list[str]) -> str:

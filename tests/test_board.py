@@ -15,7 +15,7 @@ import pytest
 
 import engine
 from engine.board import PYTHON_CHESS_HOOKS, AliceBoard, to_chess_move, to_engine_move
-from installed import CHILD_CWD, engine_command
+from support.installed import CHILD_CWD, engine_command
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTED = str(ROOT / "tests" / "engines" / "scripted.py")

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from engine.build import COMPILED, PURE, build_name, version
-from installed import CHILD_CWD, INSTALLED, ROOT, engine_command, pure_sources
+from support.installed import CHILD_CWD, INSTALLED, ROOT, engine_command, pure_sources
 from test_bench import BENCH_SIGNATURE
 
 EXPECT_ENV = "ALICE_EXPECT_BUILD"  # set by .ci/run: "compiled" or "pure"

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import clock_stats
-from matchargs import each, player
-from matchrun import run
+from support.matchargs import each, player
+from support.matchrun import run
 
 
 def test_clock_figures_of_a_clocked_match(tmp_path: Path) -> None:

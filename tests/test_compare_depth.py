@@ -8,7 +8,7 @@ import shlex
 import pytest
 
 import compare_depth
-from installed import engine_command
+from support.installed import engine_command
 
 
 def test_one_run_prints_both_engines_and_the_ratio(capsys: pytest.CaptureFixture[str]) -> None:

@@ -40,7 +40,7 @@ import pytest
 
 from engine import FenError, Position, move_to_san, move_to_uci, parse_san
 from engine.tables import CASTLES
-from fenbuild import compact_fen
+from support.fenbuild import compact_fen
 
 V = "alice"
 CHUNKS = 8  # seeds 0..7; each chunk checks POSITIONS_PER_CHUNK positions

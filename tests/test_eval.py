@@ -8,7 +8,7 @@ import pytest
 from engine.position import Position
 from search.bench import BENCH_FENS
 from search.evaluate import TEMPO, evaluate, terms
-from walks import random_positions
+from support.walks import random_positions
 
 
 def flip(fen: str) -> str:

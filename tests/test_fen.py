@@ -10,7 +10,7 @@ import pytest
 
 from engine import STARTING_FEN, FenError, Position, parse_uci
 from engine.fen import parse_fen
-from walks import walk
+from support.walks import walk
 
 V = "alice"
 START_BOARD = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"

@@ -22,7 +22,7 @@ from gui import scheduler as gui_scheduler
 from gui import server as gui_server
 from gui import session as gui_session
 from gui.server import MAX_BODY
-from gui_helpers import ROOT, Board, alice, running_board, scripted
+from support.gui_helpers import ROOT, Board, alice, running_board, scripted
 
 START = chess.STARTING_FEN
 FIRST = 0  # engine index of the scripted first-legal-move engine

@@ -8,7 +8,7 @@ marker, phones (360-420 px wide, tap-tap moves), the evaluation bar's label, the
 unknown plies, move wording, the engine panel, hidden lines in Play, resign confirmation,
 Watch mode, variations. Screenshots at 1400, 900 and 390 px wide go to ``tests/output/``
 (git-ignored) for a human to look at. Skipped, naming the package, without Chromium
-(``tests/system_tools.py``); nothing here downloads a browser.
+(``tests/support/system_tools.py``); nothing here downloads a browser.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from playwright.sync_api import Browser, BrowserContext, Locator, Page, Viewport
 
 import engine.board  # noqa: F401 (registers the Alice variant for chess.pgn)
 from engine.board import AliceBoard
-from gui_helpers import ROOT, Board, alice, running_board, scripted
-from system_tools import require_program
+from support.gui_helpers import ROOT, Board, alice, running_board, scripted
+from support.system_tools import require_program
 
 CHROMIUM_FLAGS = [
     "--no-sandbox",

@@ -17,7 +17,7 @@ import chess.pgn
 import pytest
 
 import engine.board  # noqa: F401 (registers the Alice variant for chess.pgn)
-from gui_helpers import Board, alice, running_board, scripted
+from support.gui_helpers import Board, alice, running_board, scripted
 
 FIRST = 0  # the scripted first-legal-move engine
 ALICE = 1  # this engine

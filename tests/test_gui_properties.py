@@ -24,7 +24,7 @@ import engine.board  # noqa: F401 (registers the Alice variant for chess.pgn)
 from engine.board import AliceBoard
 from gui.jsonbody import MAX_DEPTH
 from gui.server import POST_ROUTES
-from gui_helpers import Board, running_board, scripted
+from support.gui_helpers import Board, running_board, scripted
 
 BUDGET = settings(
     derandomize=True,  # the same examples in every run: CI is repeatable

@@ -15,7 +15,7 @@ import ast
 import os
 from collections.abc import Iterator
 
-from installed import ROOT
+from support.installed import ROOT
 
 # Package name -> its folder in the checkout.
 PACKAGES = {

@@ -15,7 +15,7 @@ import chess
 import pytest
 
 from engine import STARTING_FEN, Position, parse_uci
-from fenbuild import compact_fen
+from support.fenbuild import compact_fen
 from engine.bits import unsigned
 from engine.position import PSQ
 from engine.tables import BB_LEN, OCC_A, OCC_B, OCC_BLACK, OCC_WHITE

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from system_tools import require_program
+from support.system_tools import require_program
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "build-fairy-stockfish.sh"

@@ -25,8 +25,8 @@ from alice_match.match import Match, run_match
 from alice_match.stats import Sprt, SprtResult
 from alice_match.tc import Limits, parse_tc
 from alice_match.uci_process import EngineConfig, EngineError, UciProcess
-from matchargs import SCRIPTED, each, our_engine, player, scripted
-from matchrun import read_pgn, run
+from support.matchargs import SCRIPTED, each, our_engine, player, scripted
+from support.matchrun import read_pgn, run
 
 pytest.importorskip("distributed")
 

@@ -7,7 +7,7 @@ import types
 
 import pytest
 
-import matchargs
+import support.matchargs as matchargs
 from alice_match import game, report, schedule, standings, stats, tc
 
 

@@ -11,7 +11,7 @@ import pytest
 from alice_match.cli import parse_args
 from alice_match.match import run_match
 from engine.board import AliceBoard
-from matchargs import each, our_engine, player
+from support.matchargs import each, our_engine, player
 
 
 @pytest.mark.slow

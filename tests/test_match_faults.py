@@ -14,8 +14,8 @@ import pytest
 
 from alice_match.cli import main, parse_args, prepare
 from alice_match.match import run_match
-from matchargs import ROOT, SCRIPTED, each, engine, scripted
-from matchrun import read_pgn, run
+from support.matchargs import ROOT, SCRIPTED, each, engine, scripted
+from support.matchrun import read_pgn, run
 
 MATCH_PY = str(ROOT / "scripts" / "match.py")
 TWO = [*scripted("first", name="a"), *scripted("first", name="b"), *each(nodes=1)]

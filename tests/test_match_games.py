@@ -16,8 +16,8 @@ from alice_match.cli import main, parse_args
 from alice_match.match import Match, run_match
 from alice_match.stats import Sprt, SprtResult
 from engine.position import STARTING_FEN
-from matchargs import each, scripted
-from matchrun import final_comment, read_pgn, run
+from support.matchargs import each, scripted
+from support.matchrun import final_comment, read_pgn, run
 
 ROOT = Path(__file__).resolve().parent.parent
 

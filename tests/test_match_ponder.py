@@ -10,8 +10,8 @@ from pathlib import Path
 import chess
 import pytest
 
-from matchargs import ROOT, each, our_engine, scripted
-from matchrun import read_pgn, run
+from support.matchargs import ROOT, each, our_engine, scripted
+from support.matchrun import read_pgn, run
 
 
 MOVE_OVERHEAD_MS = 300  # our engine's reserve per move in the clock match (its default is 30)

@@ -16,9 +16,9 @@ import pytest
 from alice_match.cli import main
 from alice_match.resume import read_played
 from engine import Position
-from installed import default_sigint
-from matchargs import ROOT, each, our_engine, player, scripted
-from matchrun import read_pgn, run
+from support.installed import default_sigint
+from support.matchargs import ROOT, each, our_engine, player, scripted
+from support.matchrun import read_pgn, run
 
 THREE = [*scripted("random", "1", name="r1"), *scripted("random", "2", name="r2"), *scripted("random", "3", name="r3")]
 TABLE_HEADER = "Rank Name                          Elo     +/-   Games   Score    Draw"

@@ -11,7 +11,7 @@ import time
 import pytest
 from bench_mate import read_epd
 from find_mates import compare, sample
-from mate_solver import is_mate, move_mates_within, shortest_mate
+from support.mate_solver import is_mate, move_mates_within, shortest_mate
 from test_uci import Uci
 
 from engine.notation import move_to_uci, parse_uci

@@ -17,7 +17,7 @@ import time
 import tracemalloc
 
 from engine.position import Position
-from installed import CHILD_CWD, default_sigint, engine_command
+from support.installed import CHILD_CWD, default_sigint, engine_command
 from search.bench import BENCH_FENS
 from search.limits import Limits
 from search.search import Searcher

@@ -12,7 +12,7 @@ from engine.bits import i64_buffer
 from engine.movegen import ALL, CAPTURES, MAX_MOVES, QUIETS, Legality, legal_moves
 from engine.position import Position
 from search.ordering import Heuristics, MovePicker
-from walks import random_positions
+from support.walks import random_positions
 
 POSITIONS = 600  # random positions of seeded random games (start, sparse endings included by the walk)
 

@@ -13,7 +13,7 @@ import pyffish_alice as ff
 import pytest
 
 from engine import STARTING_FEN, MoveError, Position, make_move, move_to_san, move_to_uci, parse_san, parse_uci
-from walks import walk
+from support.walks import walk
 
 V = "alice"
 

@@ -17,7 +17,7 @@ from search.limits import Iteration, Limits, Result
 from engine.movegen import check_info, gives_check
 from search.search import Searcher
 from search.score import MATE
-from walks import random_positions, walk
+from support.walks import random_positions, walk
 
 EARLY_MATES = [
     "e2e4 d7d5 f1e2 d5e4 e2b5",

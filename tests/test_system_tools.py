@@ -1,4 +1,4 @@
-"""The skip-or-fail rule for tests that need a system program (tests/system_tools.py), and the
+"""The skip-or-fail rule for tests that need a system program (tests/support/system_tools.py), and the
 session's summary line for them (tests/conftest.py): a missing program skips with the package to
 install, or fails under ALICE_REQUIRE_SYSTEM_TOOLS=1, so CI cannot pass by skipping."""
 
@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from installed import TESTS
-from system_tools import REQUIRE_ENV, SKIP_PREFIX, require_program, skip_summary
+from support.installed import TESTS
+from support.system_tools import REQUIRE_ENV, SKIP_PREFIX, require_program, skip_summary
 
 # A test module run by a pytest of its own: two tests need programs that do not exist (their
 # paths are filled in), one is skipped for another reason, one passes.
 INNER_TESTS = """
 import pytest
-from system_tools import require_program
+from support.system_tools import require_program
 
 def test_needs_a_browser():
     require_program({browser!r}, "chromium")

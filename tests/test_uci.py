@@ -18,7 +18,7 @@ from collections.abc import Iterator
 import pytest
 
 from engine import STARTING_FEN, Position, divide, parse_uci
-from installed import CHILD_CWD, default_sigint, engine_command
+from support.installed import CHILD_CWD, default_sigint, engine_command
 
 
 MATED = "position startpos moves e2e4 d7d5 f1e2 d5e4 e2b5"  # black is checkmated

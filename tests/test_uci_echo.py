@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from installed import CHILD_CWD, engine_command
+from support.installed import CHILD_CWD, engine_command
 from uci.shared import ECHO_LIMIT, MESSAGE_LIMIT
 
 HUGE = "x" * 1_000_000

@@ -38,8 +38,8 @@ from pathlib import Path
 import pytest
 
 from engine import Position, parse_uci
-from installed import CHILD_CWD, ROOT, engine_command
-from system_tools import REQUIRE_ENV, SKIP_PREFIX, find_program, require_program, required
+from support.installed import CHILD_CWD, ROOT, engine_command
+from support.system_tools import REQUIRE_ENV, SKIP_PREFIX, find_program, require_program, required
 from uci.xboard_board import fen_from_xboard, move_text, wide_fen
 
 OUTPUT = Path(ROOT) / "tests" / "output"

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from engine import Position, parse_uci
-from installed import CHILD_CWD, ROOT, default_sigint, engine_command
+from support.installed import CHILD_CWD, ROOT, default_sigint, engine_command
 from uci.xboard_board import fen_from_xboard, move_text, wide_fen
 
 START_WIDE = "rnbqkbnr8/pppppppp8/16/16/16/16/PPPPPPPP8/RNBQKBNR8 w EHAeha - 0 1"

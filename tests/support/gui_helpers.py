@@ -19,9 +19,9 @@ from typing import Any
 from gui.engines import EngineLoop, EngineSpec
 from gui.server import BoardServer
 from gui.session import Session
-from installed import engine_command
+from support.installed import engine_command
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPTED = ROOT / "tests" / "engines" / "scripted.py"
 WAIT = 60.0  # seconds a test waits for the board to reach a state (a loaded 2-core machine)
 
@@ -32,7 +32,7 @@ def scripted(*args: str) -> EngineSpec:
 
 
 def alice() -> EngineSpec:
-    """This engine: the installed build if any, else the checkout (``tests/installed.py``)."""
+    """This engine: the installed build if any, else the checkout (``tests/support/installed.py``)."""
     return EngineSpec(tuple(engine_command()), "alice-engine")
 
 

@@ -14,7 +14,7 @@ import signal
 import sys
 from importlib.machinery import PathFinder
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPTS = os.path.join(ROOT, "scripts")
 TESTS = os.path.join(ROOT, "tests")
 

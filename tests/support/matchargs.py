@@ -10,9 +10,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from installed import CHILD_CWD
+from support.installed import CHILD_CWD
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPTED = ROOT / "tests" / "engines" / "scripted.py"
 
 
@@ -47,7 +47,7 @@ def player(kind: str, name: str | None = None, **keys: str | float | bool) -> li
 
 
 def our_engine(name: str = "alice", **keys: str | float | bool) -> list[str]:
-    """This project's engine: ``python -m uci``, the installed build if any (``tests/installed.py``)."""
+    """This project's engine: ``python -m uci``, the installed build if any (``tests/support/installed.py``)."""
     return engine(sys.executable, "-m", "uci", name=name, dir=CHILD_CWD, **keys)
 
 
