@@ -12,7 +12,7 @@ import pytest
 from bench_mate import read_epd
 from find_mates import compare, sample
 from support.mate_solver import is_mate, move_mates_within, shortest_mate
-from test_uci import Uci
+from support.engine_process import Uci
 
 from engine.notation import move_to_uci, parse_uci
 from engine.position import Position

@@ -14,7 +14,7 @@ from engine import Position, parse_uci
 from search import skill
 from search.limits import Iteration, Limits, Result
 from search.thinker import Thinker
-from test_uci import Uci
+from support.engine_process import Uci
 
 FREE_QUEEN = "4k3/8/8/3q4/8/8/8/3QK3 w - - 0 1"  # Qxd5 wins the black queen for nothing
 ATTACKED_QUEEN = "4k3/8/4n3/8/3Q4/8/8/4K3 w - - 0 1"  # the knight takes the queen unless it moves

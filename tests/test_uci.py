@@ -6,19 +6,18 @@ Every read has a timeout, so a hung engine fails a test instead of hanging the r
 from __future__ import annotations
 
 import os
-import queue
 import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 
 import pytest
 
 from engine import STARTING_FEN, Position, divide, parse_uci
-from support.installed import CHILD_CWD, default_sigint, engine_command
+from support.engine_process import BESTMOVE, Uci
+from support.installed import CHILD_CWD, engine_command
 
 
 MATED = "position startpos moves e2e4 d7d5 f1e2 d5e4 e2b5"  # black is checkmated
@@ -34,115 +33,8 @@ INFO_LINE = re.compile(
     r"^info depth (\d+) seldepth (\d+) multipv (\d+) score (cp -?\d+|mate -?\d+) nodes (\d+) nps (\d+) "
     r"time (\d+) hashfull (\d+)( pv( [a-h][1-8][a-h][1-8][nbrq]?)+)?$"
 )
-BESTMOVE = re.compile(r"^bestmove (\S+)(?: ponder (\S+))?$")
 
 
-class Uci:
-    """A running engine: ``send`` lines, ``expect`` a line matching a regex within a timeout."""
-
-    def __init__(self, command: list[str] | None = None) -> None:
-        self.proc = subprocess.Popen(
-            command or engine_command(),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=CHILD_CWD,
-            bufsize=0,
-            preexec_fn=default_sigint,
-        )
-        self.lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
-        self.log: list[str] = []  # every stdout line, in order
-        self._stderr = b""
-        threading.Thread(target=self._read_stdout, daemon=True).start()
-        self._err_thread = threading.Thread(target=self._read_stderr, daemon=True)
-        self._err_thread.start()
-
-    def _read_stdout(self) -> None:
-        assert self.proc.stdout is not None
-        for raw in self.proc.stdout:
-            self.lines.put((time.perf_counter(), raw.decode("utf-8", "replace").rstrip("\r\n")))
-        self.lines.put((time.perf_counter(), None))
-
-    def _read_stderr(self) -> None:
-        assert self.proc.stderr is not None
-        self._stderr = self.proc.stderr.read()
-
-    @property
-    def stderr(self) -> bytes:
-        """Everything the engine wrote to stderr (complete once it has exited)."""
-        if self.proc.poll() is not None:
-            self._err_thread.join(2)
-        return self._stderr
-
-    def send(self, line: str | bytes) -> float:
-        assert self.proc.stdin is not None
-        data = line if isinstance(line, bytes) else (line + "\n").encode()
-        self.proc.stdin.write(data)
-        self.proc.stdin.flush()
-        return time.perf_counter()
-
-    def expect(self, pattern: str, timeout: float = 5.0) -> tuple[str, list[str], float]:
-        """Read until a line matches ``pattern``: (line, the lines before it, arrival time)."""
-        deadline = time.perf_counter() + timeout
-        skipped: list[str] = []
-        regex = re.compile(pattern)
-        while True:
-            left = deadline - time.perf_counter()
-            try:
-                at, line = self.lines.get(timeout=max(0.0, left))
-            except queue.Empty:
-                raise AssertionError(f"no line matching {pattern!r} within {timeout}s; got {skipped}") from None
-            if line is None:
-                raise AssertionError(f"engine closed stdout while waiting for {pattern!r}; got {skipped}")
-            self.log.append(line)
-            if regex.search(line):
-                return line, skipped, at
-            skipped.append(line)
-
-    def nothing_within(self, seconds: float) -> list[str]:
-        """The lines that arrive within ``seconds`` (normally none)."""
-        got: list[str] = []
-        deadline = time.perf_counter() + seconds
-        while True:
-            try:
-                _, line = self.lines.get(timeout=max(0.0, deadline - time.perf_counter()))
-            except queue.Empty:
-                return got
-            if line is None:
-                return got
-            self.log.append(line)
-            got.append(line)
-
-    def ready(self, timeout: float = 5.0) -> list[str]:
-        """``isready``; the lines printed before ``readyok``."""
-        self.send("isready")
-        return self.expect("^readyok$", timeout)[1]
-
-    def fen(self) -> str:
-        self.send("d")
-        line, _, _ = self.expect("^Fen: ")
-        self.expect("^Checkers:")
-        return line[len("Fen: ") :]
-
-    def bestmove(self, timeout: float = 10.0) -> tuple[str, str | None, list[str]]:
-        line, before, _ = self.expect("^bestmove ", timeout)
-        match = BESTMOVE.match(line)
-        assert match, line
-        return match.group(1), match.group(2), before
-
-    def close(self, timeout: float = 5.0) -> int:
-        if self.proc.poll() is None:
-            try:
-                self.send("quit")
-                self.proc.stdin.close()  # type: ignore[union-attr]
-            except (BrokenPipeError, OSError):
-                pass
-        try:
-            return self.proc.wait(timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-            raise AssertionError("engine did not exit") from None
 
 
 @pytest.fixture

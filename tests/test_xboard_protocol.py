@@ -8,10 +8,7 @@ the ``d`` extra). Every read has a timeout. The whole file runs in about 25 seco
 
 from __future__ import annotations
 
-import queue
 import re
-import subprocess
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from engine import Position, parse_uci
-from support.installed import CHILD_CWD, ROOT, default_sigint, engine_command
+from support.engine_process import EngineProcess
+from support.installed import ROOT
 from uci.xboard_board import fen_from_xboard, move_text, wide_fen
 
 START_WIDE = "rnbqkbnr8/pppppppp8/16/16/16/16/PPPPPPPP8/RNBQKBNR8 w EHAeha - 0 1"
@@ -29,74 +27,21 @@ MOVE = re.compile(r"^move (\S+)$")
 BEFORE_MATE = ["e2m4", "d7l5", "f1m2", "l5m4,m4e4"]
 
 
-class Cecp:
-    """A running engine: ``send`` lines, ``expect`` a line matching a regex within a timeout."""
+class Cecp(EngineProcess):
+    """A running engine speaking CECP (``send``, ``expect`` with a timeout; see ``EngineProcess``)."""
 
     def __init__(self, args: tuple[str, ...] = ("xboard",)) -> None:
-        self.proc = subprocess.Popen(
-            [*engine_command(), *args],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=CHILD_CWD,
-            bufsize=0,
-            preexec_fn=default_sigint,
-        )
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        self.stderr = b""
-        threading.Thread(target=self._read_stdout, daemon=True).start()
-        self._err = threading.Thread(target=self._read_stderr, daemon=True)
-        self._err.start()
-
-    def _read_stdout(self) -> None:
-        assert self.proc.stdout is not None
-        for raw in self.proc.stdout:
-            self.lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
-        self.lines.put(None)
-
-    def _read_stderr(self) -> None:
-        assert self.proc.stderr is not None
-        self.stderr = self.proc.stderr.read()
-
-    def send(self, *lines: str | bytes) -> None:
-        assert self.proc.stdin is not None
-        for line in lines:
-            self.proc.stdin.write(line if isinstance(line, bytes) else (line + "\n").encode())
-        self.proc.stdin.flush()
+        super().__init__(args=args)
 
     def expect(self, pattern: str, timeout: float = 5.0) -> tuple[str, list[str]]:
         """Read until a line matches ``pattern``: (that line, the lines before it)."""
-        deadline = time.monotonic() + timeout
-        skipped: list[str] = []
-        regex = re.compile(pattern)
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                raise AssertionError(f"no line matching {pattern!r} within {timeout}s; got {skipped}") from None
-            if line is None:
-                raise AssertionError(f"engine closed stdout while waiting for {pattern!r}; got {skipped}")
-            if regex.search(line):
-                return line, skipped
-            skipped.append(line)
+        return self.expect_at(pattern, timeout)[:2]
 
     def sync(self, timeout: float = 5.0) -> list[str]:
         """``ping``; the lines printed before its ``pong``."""
         self.number = getattr(self, "number", 0) + 1
         self.send(f"ping {self.number}")
         return self.expect(f"^pong {self.number}$", timeout)[1]
-
-    def nothing_within(self, seconds: float) -> list[str]:
-        got: list[str] = []
-        deadline = time.monotonic() + seconds
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                return got
-            if line is None:
-                return got
-            got.append(line)
 
     def fen(self) -> str:
         """The engine's position as a 16-wide FEN (the ``d`` extra)."""
@@ -109,20 +54,6 @@ class Cecp:
         self.send("new", "variant alice")
         self.expect("^setup ")
 
-    def close(self) -> int:
-        if self.proc.poll() is None:
-            try:
-                self.send("quit")
-                self.proc.stdin.close()  # type: ignore[union-attr]
-            except OSError:
-                pass
-        try:
-            return self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-            raise AssertionError("engine did not exit") from None
-
 
 @pytest.fixture
 def xb() -> Iterator[Cecp]:
@@ -130,7 +61,6 @@ def xb() -> Iterator[Cecp]:
     engine.start()
     yield engine
     assert engine.close() == 0
-    engine._err.join(5)
     assert b"Traceback" not in engine.stderr, engine.stderr.decode()
 
 
@@ -140,7 +70,6 @@ def shared() -> Iterator[Cecp]:
     engine.start()
     yield engine
     engine.close()
-    engine._err.join(5)
     assert b"Traceback" not in engine.stderr, engine.stderr.decode()
 
 
