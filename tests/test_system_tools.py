@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from support.installed import TESTS
-from support.system_tools import REQUIRE_ENV, SKIP_PREFIX, require_program, skip_summary
+from support.system_tools import REQUIRE_ENV, SKIP_PREFIX, require_program, require_programs, skip_summary
 
 # A test module run by a pytest of its own: two tests need programs that do not exist (their
 # paths are filled in), one is skipped for another reason, one passes.
@@ -115,3 +115,17 @@ def test_skip_summary_counts_only_missing_programs() -> None:
     assert skip_summary([xboard, browser, browser, "other"]) == (
         "3 tests skipped for missing system programs: install them with `apt-get install chromium xboard`"
     )
+
+
+def test_several_missing_programs_are_named_in_one_reason(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv(REQUIRE_ENV, raising=False)
+    missing_a, missing_b = str(tmp_path / "no-xboard"), str(tmp_path / "no-xvfb")
+    with pytest.raises(pytest.skip.Exception) as skipped:
+        require_programs([((missing_a, sys.executable), "xboard"), ((missing_b,), "xvfb"), ((missing_a,), "x2")])
+    reason = str(skipped.value)
+    assert reason.startswith(f"{SKIP_PREFIX}s {missing_b}, {missing_a}:") and "`apt-get install xvfb x2`" in reason
+    assert skip_summary([reason]) == "1 test skipped for missing system programs: install them with `apt-get install x2 xvfb`"
+    assert require_programs([((missing_a, sys.executable), "xboard")]) == [sys.executable]  # the first found
+    monkeypatch.setenv(REQUIRE_ENV, "1")
+    with pytest.raises(pytest.fail.Exception, match="xvfb"):
+        require_programs([((missing_b,), "xvfb")])

@@ -39,7 +39,7 @@ import pytest
 
 from engine import Position, parse_uci
 from support.installed import CHILD_CWD, ROOT, engine_command
-from support.system_tools import REQUIRE_ENV, SKIP_PREFIX, find_program, require_program, required
+from support.system_tools import REQUIRE_ENV, SKIP_PREFIX, find_program, require_program, require_programs, required
 from uci.xboard_board import fen_from_xboard, move_text, wide_fen
 
 OUTPUT = Path(ROOT) / "tests" / "output"
@@ -56,10 +56,7 @@ BOOK_UCI = (Path(ROOT) / "tests" / "data" / "xboard_game.txt").read_text().split
 
 
 def xboard_path() -> str:
-    for path in XBOARD_PATHS:
-        if find_program(path):
-            return path
-    return require_program(XBOARD_PATHS[0], "xboard")
+    return require_programs([(XBOARD_PATHS, "xboard")])[0]
 
 
 def book_game() -> tuple[list[str], Position]:
@@ -75,8 +72,8 @@ def book_game() -> tuple[list[str], Position]:
 
 @pytest.fixture
 def display(tmp_path: Path) -> Iterator[str]:
-    """A private Xvfb display, ``:N``."""
-    xvfb = require_program("Xvfb", "xvfb")
+    """A private Xvfb display, ``:N`` (XBoard checked too: a missing one skips with both named)."""
+    xvfb = require_programs([(("Xvfb",), "xvfb"), (XBOARD_PATHS, "xboard")])[0]
     read_end, write_end = os.pipe()
     proc = subprocess.Popen(
         [xvfb, "-displayfd", str(write_end), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],

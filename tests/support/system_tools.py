@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import pytest
 
@@ -37,10 +37,32 @@ def find_program(program: str) -> str | None:
 def require_program(program: str, package: str) -> str:
     """The path of ``program``; if it is missing, skip the calling test (or fail it when
     ``ALICE_REQUIRE_SYSTEM_TOOLS`` is set), naming the Debian ``package`` that provides it."""
-    found = find_program(program)
-    if found is not None:
+    return require_programs([((program,), package)])[0]
+
+
+def require_programs(needs: Iterable[tuple[Sequence[str], str]]) -> list[str]:
+    """For each ``(alternatives, package)``, the first of the paths or names ``alternatives``
+    found; if any is missing, one skip (or failure) that names every missing package, so a
+    user installs them all at once:
+
+        xboard, xvfb = require_programs([(("/usr/games/xboard", "/usr/bin/xboard"), "xboard"),
+                                         (("Xvfb",), "xvfb")])
+    """
+    found: list[str] = []
+    missing: list[tuple[str, str]] = []
+    for alternatives, package in needs:
+        path = next((p for p in map(find_program, alternatives) if p is not None), None)
+        if path is None:
+            missing.append((alternatives[0], package))
+        else:
+            found.append(path)
+    if not missing:
         return found
-    reason = f"{SKIP_PREFIX} {program}: install it with `apt-get install {package}`"
+    programs = ", ".join(program for program, _ in missing)
+    packages = " ".join(dict.fromkeys(package for _, package in missing))
+    reason = f"{SKIP_PREFIX} {programs}: install it with `apt-get install {packages}`"
+    if len(missing) > 1:
+        reason = reason.replace("install it with", "install them with").replace(" program ", " programs ", 1)
     if required():
         pytest.fail(f"{reason} ({REQUIRE_ENV} is set)", pytrace=False)
     pytest.skip(reason)
@@ -57,6 +79,6 @@ def skip_summary(reasons: Iterable[str]) -> str | None:
     missing = [reason for reason in reasons if reason.startswith(SKIP_PREFIX)]
     if not missing:
         return None
-    packages = sorted({match.group(1) for reason in missing if (match := _PACKAGE.search(reason))})
+    packages = sorted({name for reason in missing if (match := _PACKAGE.search(reason)) for name in match.group(1).split()})
     tests = "1 test" if len(missing) == 1 else f"{len(missing)} tests"
     return f"{tests} skipped for missing system programs: install them with `apt-get install {' '.join(packages)}`"
