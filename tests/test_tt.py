@@ -11,12 +11,15 @@ from engine.position import Position
 from search.bench import BENCH_FENS
 from search.limits import Iteration, Limits
 from search.search import Searcher
-from search.score import MATE
+from search.score import INF, MATE
 from search.tt import (
     BOUND_EXACT,
     BOUND_LOWER,
     BOUND_UPPER,
+    AGE_WEIGHT,
     BYTES_PER_ENTRY,
+    SAME_KEY_DEPTH_MARGIN,
+    WAYS,
     TranspositionTable,
     pack,
     score_from_tt,
@@ -25,31 +28,36 @@ from search.tt import (
 )
 
 
+def key(n: int, bucket: int = 0) -> int:
+    """A 63-bit key of ``bucket`` (in a table of at least that many buckets) with check bits ``n``."""
+    return n << 48 | bucket
+
+
 def test_store_and_probe_round_trip() -> None:
     tt = TranspositionTable(1)
     for score in (-MATE + 3, -1234, 0, 77, MATE - 9):
-        tt.store(987654321, 0x3FFF, score, 17, BOUND_LOWER)
-        assert tt.probe(987654321) == (0x3FFF, score, 17, BOUND_LOWER)
-    assert tt.probe(123) is None
+        tt.store(987654321 << 20, 0x3FFF, score, 17, BOUND_LOWER)
+        assert tt.probe(987654321 << 20) == (0x3FFF, score, 17, BOUND_LOWER)
+    assert tt.probe(123 << 48) is None
 
 
 def test_probe_word_unpacks_to_the_entry() -> None:
     tt = TranspositionTable(1)
-    tt.store(4242, 0x0ABC, -321, 9, BOUND_UPPER)
-    assert unpack(tt.probe_word(4242)) == tt.probe(4242) == (0x0ABC, -321, 9, BOUND_UPPER)
-    assert tt.probe_word(4243) == 0
+    tt.store(key(4242), 0x0ABC, -321, 9, BOUND_UPPER)
+    assert unpack(tt.probe_word(key(4242))) == tt.probe(key(4242)) == (0x0ABC, -321, 9, BOUND_UPPER)
+    assert tt.probe_word(key(4243)) == 0
 
 
 def test_size_is_bounded_by_megabytes() -> None:
     tt = TranspositionTable(2)
     assert tt.slots * BYTES_PER_ENTRY <= 2 * 1024 * 1024
-    assert 8 * len(tt.table) == tt.slots * BYTES_PER_ENTRY  # 64-bit words: a key and a data word per slot
+    assert 8 * len(tt.table) == tt.slots * BYTES_PER_ENTRY  # one 64-bit word per entry
     tt.resize(1)
     assert tt.slots * BYTES_PER_ENTRY <= 1024 * 1024
     # Filling it with many keys never grows it.
     for k in range(1, 100000, 7):
         tt.store(k * 0x9E3779B97F4A7C15 & ((1 << 63) - 1), 1, 0, 1, BOUND_EXACT)  # keys have 63 bits
-    assert len(tt.table) == 2 * tt.slots
+    assert len(tt.table) == tt.slots
 
 
 def test_mate_scores_are_stored_relative_to_the_node() -> None:
@@ -63,19 +71,59 @@ def test_mate_scores_are_stored_relative_to_the_node() -> None:
     assert score_to_tt(150, 9) == 150
 
 
-def test_depth_preferred_replacement() -> None:
+def test_a_bucket_keeps_four_positions_and_evicts_the_least_valuable() -> None:
     tt = TranspositionTable(1)
-    tt.resize_slots(1)  # every key shares the one slot
-    tt.store(1, 11, 10, 12, BOUND_LOWER)
-    tt.store(2, 22, 20, 3, BOUND_UPPER)  # much shallower, same search: kept out
-    assert tt.probe(1) is not None and tt.probe(2) is None
-    tt.store(2, 22, 20, 11, BOUND_UPPER)  # nearly as deep: replaces
-    assert tt.probe(2) is not None and tt.probe(1) is None
+    tt.resize_slots(WAYS)  # one bucket: every key shares it
+    assert tt.slots == WAYS == 4
+    depths = {1: 12, 2: 3, 3: 7, 4: 9}
+    for n, d in depths.items():
+        tt.store(key(n), 10 * n, n, d, BOUND_LOWER)
+    assert all(tt.probe(key(n)) == (10 * n, n, d, BOUND_LOWER) for n, d in depths.items())
+    tt.store(key(5), 50, 5, 5, BOUND_UPPER)  # the bucket is full: the shallowest (key 2) goes
+    assert tt.probe(key(2)) is None and all(tt.probe(key(n)) is not None for n in (1, 3, 4, 5))
     tt.new_search()
-    tt.store(3, 33, 30, 1, BOUND_UPPER)  # an older search's entry always yields
-    assert tt.probe(3) == (33, 30, 1, BOUND_UPPER)
-    tt.store(3, 0, 31, 2, BOUND_LOWER)  # same position, no move: the old move is kept
-    assert tt.probe(3) == (33, 31, 2, BOUND_LOWER)
+    tt.new_search()  # all are two searches old: depth decides again, key 5 (depth 5) goes
+    tt.store(key(6), 60, 6, 1, BOUND_EXACT)
+    assert tt.probe(key(5)) is None and tt.probe(key(6)) is not None
+    # Key 6 is of this search (worth 1); key 3 is two searches old (worth 7 - 2 * AGE_WEIGHT < 1).
+    assert 7 - 2 * AGE_WEIGHT < 1
+    tt.store(key(7), 70, 7, 1, BOUND_UPPER)
+    assert tt.probe(key(3)) is None and tt.probe(key(6)) is not None and tt.probe(key(7)) is not None
+
+
+def test_keys_differing_only_in_check_bits_are_told_apart() -> None:
+    tt = TranspositionTable(1)
+    tt.store(key(1, 5), 11, 1, 4, BOUND_EXACT)
+    assert tt.probe(key(2, 5)) is None and tt.probe(key(1, 6)) is None
+    assert tt.probe(key(1, 5)) == (11, 1, 4, BOUND_EXACT)
+
+
+def test_the_same_position_keeps_a_deeper_entry_of_this_search() -> None:
+    tt = TranspositionTable(1)
+    k = key(7, 3)
+    tt.store(k, 77, 100, 12, BOUND_LOWER)
+    tt.store(k, 0, -5, 0, BOUND_UPPER)  # a quiescence store: the deep entry and its move stay
+    assert tt.probe(k) == (77, 100, 12, BOUND_LOWER)
+    tt.store(k, 78, 90, 12 - SAME_KEY_DEPTH_MARGIN, BOUND_UPPER)  # not much shallower: replaces
+    assert tt.probe(k) == (78, 90, 12 - SAME_KEY_DEPTH_MARGIN, BOUND_UPPER)
+    tt.store(k, 0, 55, 1, BOUND_EXACT)  # exact always replaces; without a move it keeps the old one
+    assert tt.probe(k) == (78, 55, 1, BOUND_EXACT)
+    tt.store(k, 79, 66, 20, BOUND_LOWER)
+    tt.new_search()
+    tt.store(k, 0, 10, 2, BOUND_UPPER)  # the deep entry is from an earlier search: it yields
+    assert tt.probe(k) == (79, 10, 2, BOUND_UPPER)
+    assert sum(1 for w in tt.table if w) == 1  # one entry for the position throughout
+
+
+def test_a_qsearch_store_does_not_wipe_the_hash_move_in_a_search() -> None:
+    """Searching a position to depth 6 and then resolving it in quiescence keeps the deep entry."""
+    pos = Position(BENCH_FENS[1])
+    searcher = Searcher(1)
+    searcher.search(pos, Limits(depth=6), threading.Event(), lambda it: None)
+    entry = searcher.tt.probe(pos.key)
+    assert entry is not None and entry[2] >= 5
+    searcher.tree.qsearch(pos, -INF, INF, 0, 0)
+    assert searcher.tt.probe(pos.key) == entry
 
 
 class GarbageTable(TranspositionTable):
