@@ -15,6 +15,7 @@ the feature switches (``USE_*``) included, is a named constant in the block belo
 
 from __future__ import annotations
 
+import math
 from typing import Final
 
 from mypy_extensions import i64
@@ -24,7 +25,7 @@ from engine.position import UNDO_KEY, Position
 from engine.tables import Move
 from search.clock import Clock
 from search.evalcache import EvalCache
-from search.ordering import MAX_PLY, ORDER_VALUE, Heuristics, MovePicker
+from search.ordering import MAX_PLY, ORDER_VALUE, STAGE_BAD_CAPTURES, Heuristics, MovePicker
 from search.score import DRAW, INF, MATE, MATE_BOUND, PIECE_VALUE
 from search.tt import (
     BOUND_EXACT,
@@ -47,8 +48,10 @@ FUTILITY_MARGIN: Final = 120  # ... when static eval + this much per ply cannot 
 LMP_MOVES: Final = (0, 5, 9, 14)  # late move pruning: at depth d (< 4), quiet moves after this many are skipped
 LMR_MIN_DEPTH: Final = 3  # late move reductions from this depth on ...
 LMR_MIN_MOVES: Final = 3  # ... after this many moves searched at full depth
-LMR_MORE_AFTER: Final = 8  # one more ply of reduction from this move number on
-LMR_DEEP: Final = 6  # one more ply of reduction from this depth on
+LMR_BASE: Final = 0.75  # reduction table: LMR_BASE + ln(depth) * ln(moves searched) / LMR_DIVISOR plies ...
+LMR_DIVISOR: Final = 2.25  # ... so it grows with depth and with the move number
+LMR_HISTORY_DIVISOR: Final = 8192  # one ply less per this much history (more for a move with bad history)
+LMR_TABLE_SIZE: Final = 64  # the table's rows (depth) and columns (moves searched); larger ones use the last
 CHECK_EXTENSION: Final = 1  # plies added when the side to move is in check
 # Switches are 1/0, not True/False: mypyc 2.4 folds the constants True and 1 into one.
 USE_NULL: Final = 1  # null-move pruning
@@ -61,6 +64,20 @@ QS_CHECKS: Final = 1  # first quiescence ply also tries quiet moves that give di
 QS_TT: Final = 1  # quiescence probes and stores the transposition table (depth 0)
 QS_BAD_CAPTURES: Final = 1  # quiescence skips taking a cheaper piece where the capturer can be retaken
 DELTA_MARGIN: Final = 200  # quiescence: skip captures that cannot lift alpha even with this margin
+
+
+
+def _lmr_table() -> list[int]:
+    """Late-move reductions by ``depth * LMR_TABLE_SIZE + moves searched`` (plies, before the
+    adjustments of ``Tree.negamax``)."""
+    table = [0] * (LMR_TABLE_SIZE * LMR_TABLE_SIZE)
+    for d in range(1, LMR_TABLE_SIZE):
+        for n in range(1, LMR_TABLE_SIZE):
+            table[d * LMR_TABLE_SIZE + n] = int(LMR_BASE + math.log(d) * math.log(n) / LMR_DIVISOR)
+    return table
+
+
+LMR: Final = _lmr_table()
 
 
 class Tree:
@@ -252,16 +269,22 @@ class Tree:
             if searched == 0:
                 score = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, is_pv, True)
             else:
-                reduction = 0
+                reduction: i64 = 0
                 if (
                     USE_LMR
                     and depth >= LMR_MIN_DEPTH
                     and searched >= LMR_MIN_MOVES
-                    and quiet
+                    and (quiet or picker.stage == STAGE_BAD_CAPTURES)
                     and not in_check
                 ):
-                    reduction = 1 + (searched >= LMR_MORE_AFTER) + (depth >= LMR_DEEP) - is_pv
-                    reduction = min(reduction, depth - 2)
+                    reduction = LMR[min(depth, LMR_TABLE_SIZE - 1) * LMR_TABLE_SIZE + min(searched, LMR_TABLE_SIZE - 1)]
+                    reduction -= is_pv
+                    if quiet:
+                        if m == picker.k0 or m == picker.k1 or m == picker.counter:
+                            reduction -= 1
+                        h = heur.history[(pos.turn ^ 1) << 12 | m & 4095]  # pushed: the mover is not to move
+                        reduction -= h // LMR_HISTORY_DIVISOR if h >= 0 else -(-h // LMR_HISTORY_DIVISOR)
+                    reduction = max(0, min(reduction, depth - 2))
                     if reduction > 0 and pos.in_check():
                         reduction = 0
                 score = -self.negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, False, True)
