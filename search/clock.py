@@ -58,12 +58,20 @@ class Clock:
         self.hit = PonderHit()
         self.budget: tuple[int, int] | None = None  # (soft, hard) the clock limits give
 
-    def start(self, limits: Limits, white_to_move: bool, stop_event: threading.Event, ponderhit: PonderHit | None) -> None:
-        """Start the clock of a search within ``limits``; ``ponderhit`` may already be set."""
+    def start(
+        self,
+        limits: Limits,
+        white_to_move: bool,
+        stop_event: threading.Event,
+        ponderhit: PonderHit | None,
+        fullmove: int = 1,
+    ) -> None:
+        """Start the clock of a search within ``limits`` at move ``fullmove`` of the game;
+        ``ponderhit`` may already be set."""
         self.start_time = time.perf_counter()
         self.hit = ponderhit if ponderhit is not None else PonderHit()
         self.stop_event = stop_event
-        self.budget = None if limits.infinite else budget(limits, white_to_move)
+        self.budget = None if limits.infinite else budget(limits, white_to_move, fullmove)
         self.pondering = bool(limits.ponder)
         if self.pondering or self.budget is None:
             self.soft_ms = self.hard_ms = None

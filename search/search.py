@@ -108,7 +108,7 @@ class Searcher:
         """
         clock = self.clock
         tree = self.tree
-        clock.start(limits, bool(pos.turn), stop_event, ponderhit)
+        clock.start(limits, bool(pos.turn), stop_event, ponderhit, pos.fullmove)
         tree.new_search()
         self.tt.new_search()
         pos = pos.copy()

@@ -1,7 +1,13 @@
 """Time budget for one move from the ``go`` clock limits.
 
-``budget(limits, white_to_move)`` returns ``(soft_ms, hard_ms)`` or ``None`` when the
-search has no clock (depth/nodes/infinite/mate without times). The searcher starts
+``budget(limits, white_to_move, fullmove)`` returns ``(soft_ms, hard_ms)`` or ``None`` when
+the search has no clock (depth/nodes/infinite/mate without times).
+
+In sudden death (no ``movestogo``) the clock is shared among the moves still to come: an Alice
+game between engines lasts about 35 moves a side, so the plan assumes ``MOVES_TO_GO_START``
+moves at move 1, fewer as the game goes on (``MOVES_TO_GO_SLOPE`` per move, at least
+``MOVES_TO_GO_MIN``), and adds most of each increment: the time is spent while the game is
+still on instead of being left on the clock at the end. The searcher starts
 no new iteration after ``soft_ms`` and aborts the running one at ``hard_ms``; both
 are counted from the start of the search (or from ``ponderhit``).
 
@@ -21,7 +27,9 @@ from __future__ import annotations
 from search.limits import Limits
 
 # ---------------------------------------------------------------- tunables
-DEFAULT_MOVES_TO_GO = 30  # moves left assumed in sudden death (plus increments)
+MOVES_TO_GO_START = 30  # sudden death: moves left assumed at move 1 ...
+MOVES_TO_GO_SLOPE = 0.5  # ... one fewer per this many moves played ...
+MOVES_TO_GO_MIN = 15  # ... but never fewer than this
 MAX_MOVES_TO_GO = 50  # a larger movestogo is treated as this many
 SOFT_FRACTION = 0.6  # the soft limit is this share of the per-move allotment
 HARD_FACTOR = 3.0  # the hard limit may reach this many allotments ...
@@ -38,8 +46,18 @@ SHARE_FACTOR = 0.7  # ... the soft limit shrinks by this factor (one move domina
 SCALE_MIN_DEPTH = 5  # the scaling applies from this iteration on (earlier ones are noise)
 
 
-def budget(limits: Limits, white_to_move: bool) -> tuple[int, int] | None:
-    """``(soft_ms, hard_ms)`` for this move, or ``None`` if no time limit applies."""
+def moves_to_go(fullmove: int) -> float:
+    """Moves assumed left in a sudden-death game at move ``fullmove``.
+
+    >>> moves_to_go(1), moves_to_go(21), moves_to_go(60)
+    (30.0, 20.0, 15.0)
+    """
+    return max(float(MOVES_TO_GO_MIN), MOVES_TO_GO_START - MOVES_TO_GO_SLOPE * (max(1, fullmove) - 1))
+
+
+def budget(limits: Limits, white_to_move: bool, fullmove: int = 1) -> tuple[int, int] | None:
+    """``(soft_ms, hard_ms)`` for this move at move ``fullmove`` of the game, or ``None`` if no
+    time limit applies."""
     overhead = max(0, limits.move_overhead)
     if limits.movetime is not None:
         t = max(MIN_THINK_MS, limits.movetime - overhead)
@@ -48,8 +66,7 @@ def budget(limits: Limits, white_to_move: bool) -> tuple[int, int] | None:
     if remaining is None:
         return None
     inc = (limits.winc if white_to_move else limits.binc) or 0
-    mtg = limits.movestogo if limits.movestogo else DEFAULT_MOVES_TO_GO
-    mtg = max(1, min(mtg, MAX_MOVES_TO_GO))
+    mtg = float(max(1, min(limits.movestogo, MAX_MOVES_TO_GO))) if limits.movestogo else moves_to_go(fullmove)
     # What we may spend at most on this move without risking the clock.
     usable = remaining - overhead - SAFETY_MS
     if usable <= MIN_THINK_MS:
