@@ -16,10 +16,11 @@ the feature switches (``USE_*``) included, is a named constant in the block belo
 from __future__ import annotations
 
 import math
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from mypy_extensions import i64
 
+from engine.bits import i64_buffer
 from engine.movegen import ALL, CAPTURES, CheckInfo, attackers, gives_check
 from engine.position import UNDO_KEY, Position
 from engine.tables import Move
@@ -36,13 +37,18 @@ from search.tt import (
     score_to_tt,
     unpack,
 )
+if TYPE_CHECKING:
+    from librt.vecs import vec
 
 # ---------------------------------------------------------------- tunables
 NULL_MIN_DEPTH: Final = 2  # null-move pruning from this depth on
 NULL_REDUCTION: Final = 2  # base null-move depth reduction ...
-NULL_REDUCTION_DIVISOR: Final = 4  # ... plus one ply per this many plies of depth
-RFP_MAX_DEPTH: Final = 5  # reverse futility pruning up to this depth ...
-RFP_MARGIN: Final = 100  # ... when static eval exceeds beta by this much per ply
+NULL_REDUCTION_DIVISOR: Final = 4  # ... plus one ply per this many plies of depth ...
+NULL_EVAL_DIVISOR: Final = 200  # ... plus one per this many centipawns of static eval above beta ...
+NULL_EVAL_MAX: Final = 3  # ... up to this many
+RFP_MAX_DEPTH: Final = 8  # reverse futility pruning up to this depth ...
+RFP_MARGIN: Final = 100  # ... when static eval exceeds beta by this much per ply (one ply less when improving)
+IIR_MIN_DEPTH: Final = 4  # internal iterative reduction: one ply less from this depth on without a hash move
 FUTILITY_MAX_DEPTH: Final = 3  # futility pruning of quiet moves up to this depth ...
 FUTILITY_MARGIN: Final = 120  # ... when static eval + this much per ply cannot reach alpha
 LMP_MOVES: Final = (0, 5, 9, 14)  # late move pruning: at depth d (< 4), quiet moves after this many are skipped
@@ -60,6 +66,7 @@ USE_RFP: Final = 1  # reverse futility pruning
 USE_FUTILITY: Final = 1  # futility pruning of quiet moves
 USE_LMP: Final = 1  # late move pruning
 USE_CHECK_EXTENSION: Final = 1  # extend when in check
+USE_IIR: Final = 1  # internal iterative reduction
 QS_CHECKS: Final = 1  # first quiescence ply also tries quiet moves that give direct check
 QS_TT: Final = 1  # quiescence probes and stores the transposition table (depth 0)
 QS_BAD_CAPTURES: Final = 1  # quiescence skips taking a cheaper piece where the capturer can be retaken
@@ -96,6 +103,7 @@ class Tree:
         self.root_nodes_all = 0  # nodes of that root search
         # Per ply, made once: the move pickers (with their buffers) and the check information.
         self.pickers = [MovePicker() for _ in range(MAX_PLY + 2)]
+        self.statics: vec[i64] = i64_buffer(MAX_PLY + 2)  # static eval by ply (-INF in check): "improving"
         self.check_infos = [CheckInfo() for _ in range(MAX_PLY + 2)]
 
     def new_search(self) -> None:
@@ -212,10 +220,20 @@ class Tree:
                     return tt_score
 
         static = -INF
+        improving = False
         if not in_check:
             static = self.evals.static(pos)
+            # The static eval rose since this side's previous move (or that one was in check).
+            improving = ply < 2 or static > self.statics[ply - 2]
+        self.statics[ply] = static
+        if not in_check:
             if not is_pv:
-                if USE_RFP and depth <= RFP_MAX_DEPTH and static - RFP_MARGIN * depth >= beta and beta > -MATE_BOUND:
+                if (
+                    USE_RFP
+                    and depth <= RFP_MAX_DEPTH
+                    and static - RFP_MARGIN * (depth - improving) >= beta
+                    and beta > -MATE_BOUND
+                ):
                     return static
                 if (
                     USE_NULL
@@ -225,7 +243,7 @@ class Tree:
                     and beta < MATE_BOUND
                     and self.has_pieces(pos)
                 ):
-                    r = NULL_REDUCTION + depth // NULL_REDUCTION_DIVISOR
+                    r = NULL_REDUCTION + depth // NULL_REDUCTION_DIVISOR + min(NULL_EVAL_MAX, (static - beta) // NULL_EVAL_DIVISOR)
                     saved_null = self.last_null
                     self.last_null = len(pos.stack)
                     pos.push_null()
@@ -234,6 +252,9 @@ class Tree:
                     self.last_null = saved_null
                     if score >= beta:
                         return beta if score >= MATE_BOUND else score
+
+        if USE_IIR and depth >= IIR_MIN_DEPTH and not tt_move:
+            depth -= 1  # no hash move: a cheaper search here, its result orders the next visit
 
         heur = self.heuristics
         picker = self.pickers[ply]
@@ -278,6 +299,7 @@ class Tree:
                     and not in_check
                 ):
                     reduction = LMR[min(depth, LMR_TABLE_SIZE - 1) * LMR_TABLE_SIZE + min(searched, LMR_TABLE_SIZE - 1)]
+                    reduction += (not is_pv) and (not improving)
                     reduction -= is_pv
                     if quiet:
                         if m == picker.k0 or m == picker.k1 or m == picker.counter:
