@@ -40,6 +40,7 @@ COMPILED_MODULES = [
     "search/search.py",
     "search/tree.py",
     "search/ordering.py",
+    "search/see.py",
     "search/clock.py",
     "search/evalcache.py",
     "search/score.py",

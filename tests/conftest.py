@@ -43,7 +43,7 @@ else:
 
 # Test modules that also run on the pure Python build in CI (`pytest -m pure_build`): the rules,
 # perft, the differential test, the search and mate search, staged generation, memory and keys,
-# slow parts included.
+# static exchange evaluation, slow parts included.
 PURE_BUILD_MODULES = frozenset(
     {
         "test_rules.py",
@@ -54,6 +54,7 @@ PURE_BUILD_MODULES = frozenset(
         "test_movepick.py",  # staged generation yields exactly the legal moves in both builds
         "test_memory.py",  # Hash bounds memory; no allocation held per node (tracemalloc: pure build)
         "test_keys.py",  # keys and the incremental piece-square sum
+        "test_see.py",  # static exchange evaluation against a brute-force exchange search
     }
 )
 
