@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Final
 from mypy_extensions import i64
 
 from engine.bits import COMPILED, i64_buffer
-from engine.movegen import CAPTURES, MAX_MOVES, QUIETS, CheckInfo, Legality, attackers, gives_check
+from engine.movegen import CAPTURES, MAX_MOVES, QUIETS, CheckInfo, Legality, gives_check
 from engine.position import Position
 from engine.tables import Move
+from search.see import see_ge
 
 if TYPE_CHECKING:
     from librt.vecs import vec
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 MAX_PLY: Final = 100  # hard limit on the search stack
 USE_HISTORY_MALUS: Final = 1  # quiet moves tried before a cutoff lose history
 USE_COUNTERMOVE: Final = 1  # order the countermove after the killers
-BAD_CAPTURE_ORDER: Final = 1  # order captures of a cheaper piece on a square retaken on the landing board last
+BAD_CAPTURE_ORDER: Final = 1  # order captures of a cheaper piece that lose the exchange (SEE < 0) last
 HISTORY_MAX: Final = 1 << 14  # with the malus, history scores stay within +-this (gravity)
 HISTORY_HALVE_AT: Final = 1 << 20  # without the malus, history scores are halved when one reaches this
 HISTORY_BONUS_MAX: Final = 400  # cap of the depth * depth history bonus
@@ -47,15 +48,16 @@ ORDER_VALUE: Final = (0, 1, 3, 3, 5, 9, 20)
 def capture_score(pos: Position, m: i64, them: i64) -> i64:
     """The ordering score of a capture or promotion ``m`` (``them``: the side not to move):
     MVV-LVA above ``CAPTURE_BASE``, or below the quiet moves (``BAD_CAPTURE_BASE``) when a
-    cheaper piece is taken where the opponent retakes the capturer on the board it lands on."""
+    cheaper piece is taken and the exchange loses material (``search.see``: the opponent
+    retakes the capturer on the board it lands on)."""
     sq = pos.squares
     d = (m >> 6) & 63
     p = sq[m & 63]
     vv = ORDER_VALUE[sq[d] & 7]
     av = ORDER_VALUE[p & 7]
     s = vv * 16 - av + (m >> 12) * 64
-    if BAD_CAPTURE_ORDER and vv < av and not m >> 12 and attackers(pos, them, d, pos.occ_a if p >> 4 else pos.occ_b):
-        return s + BAD_CAPTURE_BASE  # the capturer is lost on the landing board
+    if BAD_CAPTURE_ORDER and vv < av and not m >> 12 and not see_ge(pos, m, 0):
+        return s + BAD_CAPTURE_BASE  # the exchange loses material: the capturer is taken where it lands
     return s + CAPTURE_BASE
 
 

@@ -21,13 +21,14 @@ from typing import TYPE_CHECKING, Final
 from mypy_extensions import i64
 
 from engine.bits import i64_buffer
-from engine.movegen import ALL, CAPTURES, CheckInfo, attackers, gives_check
+from engine.movegen import ALL, CAPTURES, CheckInfo, gives_check
 from engine.position import UNDO_KEY, Position
 from engine.tables import Move
 from search.clock import Clock
 from search.evalcache import EvalCache
 from search.ordering import MAX_PLY, ORDER_VALUE, STAGE_BAD_CAPTURES, Heuristics, MovePicker
 from search.score import DRAW, INF, MATE, MATE_BOUND, PIECE_VALUE
+from search.see import see_ge
 from search.tt import (
     BOUND_EXACT,
     BOUND_LOWER,
@@ -69,7 +70,11 @@ USE_CHECK_EXTENSION: Final = 1  # extend when in check
 USE_IIR: Final = 1  # internal iterative reduction
 QS_CHECKS: Final = 1  # first quiescence ply also tries quiet moves that give direct check
 QS_TT: Final = 1  # quiescence probes and stores the transposition table (depth 0)
-QS_BAD_CAPTURES: Final = 1  # quiescence skips taking a cheaper piece where the capturer can be retaken
+QS_BAD_CAPTURES: Final = 1  # quiescence skips taking a cheaper piece when the exchange loses (SEE < 0)
+USE_SEE_PRUNING: Final = 1  # low depth, non-PV: skip quiet moves landing en prise and captures losing material
+SEE_PRUNE_MAX_DEPTH: Final = 6  # ... up to this depth ...
+SEE_QUIET_MARGIN: Final = 30  # ... a quiet move whose SEE is below -this * depth^2 (unless it checks) ...
+SEE_CAPTURE_MARGIN: Final = 100  # ... a capture whose SEE is below -this * depth
 DELTA_MARGIN: Final = 200  # quiescence: skip captures that cannot lift alpha even with this margin
 
 
@@ -272,6 +277,7 @@ class Tree:
         best_move = 0
         sq = pos.squares
         searched = 0
+        prune_see = not is_pv and not in_check and depth <= SEE_PRUNE_MAX_DEPTH
         lmp_limit = LMP_MOVES[depth] if USE_LMP and not is_pv and not in_check and depth < len(LMP_MOVES) else 999
         cinfo = self.check_infos[ply]
         cinfo_set = False
@@ -285,6 +291,17 @@ class Tree:
                     cinfo.set(pos)
                     cinfo_set = True
                 if not gives_check(pos, m, cinfo):
+                    continue
+            if USE_SEE_PRUNING and prune_see and searched and best_score > -MATE_BOUND:
+                # Low depth: a quiet move that lands en prise, or a capture that loses too much.
+                if quiet:
+                    if not see_ge(pos, m, -SEE_QUIET_MARGIN * depth * depth):
+                        if not cinfo_set:
+                            cinfo.set(pos)
+                            cinfo_set = True
+                        if not gives_check(pos, m, cinfo):
+                            continue
+                elif not m >> 12 and not see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth):
                     continue
             pos.push(m)
             if searched == 0:
@@ -397,7 +414,6 @@ class Tree:
             # Delta pruning: a capture that cannot lift alpha even with a margin is skipped.
             hopeless = alpha - best - DELTA_MARGIN
             prune_bad = QS_BAD_CAPTURES
-            them = pos.turn ^ 1
             for i in range(n):
                 m = keys[i]
                 d = (m >> 6) & 63
@@ -411,8 +427,8 @@ class Tree:
                     continue
                 p = sq[m & 63]
                 av = ORDER_VALUE[p & 7]
-                if prune_bad and vv < av and attackers(pos, them, d, pos.occ_a if p >> 4 else pos.occ_b):
-                    continue
+                if prune_bad and vv < av and not see_ge(pos, m, 0):
+                    continue  # the exchange loses material (the capturer is taken where it lands)
                 keys[j] = (vv * 16 - av) << 16 | m
                 j += 1
         best_move = 0
