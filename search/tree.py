@@ -38,6 +38,7 @@ from search.tt import (
     score_to_tt,
     unpack,
 )
+
 if TYPE_CHECKING:
     from librt.vecs import vec
 
@@ -76,7 +77,6 @@ SEE_PRUNE_MAX_DEPTH: Final = 6  # ... up to this depth ...
 SEE_QUIET_MARGIN: Final = 30  # ... a quiet move whose SEE is below -this * depth^2 (unless it checks) ...
 SEE_CAPTURE_MARGIN: Final = 100  # ... a capture whose SEE is below -this * depth
 DELTA_MARGIN: Final = 200  # quiescence: skip captures that cannot lift alpha even with this margin
-
 
 
 def _lmr_table() -> list[int]:
