@@ -69,6 +69,10 @@ USE_FUTILITY: Final = 1  # futility pruning of quiet moves
 USE_LMP: Final = 1  # late move pruning
 USE_CHECK_EXTENSION: Final = 1  # extend when in check
 USE_IIR: Final = 1  # internal iterative reduction
+USE_SINGULAR: Final = 0  # singular extensions with multi-cut (built and tested; off until its A/B is run)
+SE_MIN_DEPTH: Final = 8  # singular extension: from this depth on, when the hash move's entry ...
+SE_TT_DEPTH_MARGIN: Final = 3  # ... is at most this much shallower and not an upper bound: the other moves
+SE_MARGIN: Final = 2  # are searched to half depth against (hash score - this * depth); all fail low: +1 ply
 QS_CHECKS: Final = 1  # first quiescence ply also tries quiet moves that give direct check
 QS_TT: Final = 1  # quiescence probes and stores the transposition table (depth 0)
 QS_BAD_CAPTURES: Final = 1  # quiescence skips taking a cheaper piece when the exchange loses (SEE < 0)
@@ -106,6 +110,8 @@ class Tree:
         self.root_best: Move = 0  # best move found so far in the running root search
         self.root_nodes_best = 0  # nodes spent under the best root move in the last root search
         self.root_nodes_all = 0  # nodes of that root search
+        self.singular_extensions: i64 = 0  # counted for tests and tuning
+        self.multi_cuts: i64 = 0
         # Per ply, made once: the move pickers (with their buffers) and the check information.
         self.pickers = [MovePicker() for _ in range(MAX_PLY + 2)]
         self.statics: vec[i64] = i64_buffer(MAX_PLY + 2)  # static eval by ply (-INF in check): "improving"
@@ -186,12 +192,25 @@ class Tree:
         return bool((pos.white if pos.turn else pos.black) & ~(pos.pawns | pos.kings))
 
     # ------------------------------------------------------------ tree
-    def negamax(self, pos: Position, depth: i64, alpha: i64, beta: i64, ply: i64, is_pv: bool, can_null: bool) -> i64:
+    def negamax(
+        self,
+        pos: Position,
+        depth: i64,
+        alpha: i64,
+        beta: i64,
+        ply: i64,
+        is_pv: bool,
+        can_null: bool,
+        excluded: i64 = 0,
+    ) -> i64:
         """Score of ``pos`` for the side to move, searched ``depth`` plies; fail-soft.
 
         ``ply`` is the distance from the root (mate scores are root-relative);
         ``is_pv`` marks nodes of the principal variation (open window), where no TT
         cutoff or pruning is done; ``can_null`` forbids two null moves in a row.
+        ``excluded`` (the singular-extension test) is a move left out: that search of the
+        position without its hash move neither reads nor writes the transposition table, so
+        it never overwrites the real entry, and does no null move or reverse futility.
         """
         self.nodes += 1
         if self.nodes >= self.clock.next_check:
@@ -211,12 +230,15 @@ class Tree:
             return self.qsearch(pos, alpha, beta, ply, 0)
 
         key = pos.key
-        word = self.tt.probe_word(key)
-        tt_move = 0
+        word = 0 if excluded else self.tt.probe_word(key)
+        tt_move: i64 = 0
+        tt_score: i64 = 0
+        tt_depth: i64 = 0
+        tt_bound: i64 = 0
         if word:
             tt_move, tt_score, tt_depth, tt_bound = unpack(word)
+            tt_score = score_from_tt(tt_score, ply)
             if not is_pv and tt_depth >= depth:
-                tt_score = score_from_tt(tt_score, ply)
                 if tt_bound == BOUND_EXACT:
                     return tt_score
                 if tt_bound == BOUND_LOWER and tt_score >= beta:
@@ -231,7 +253,7 @@ class Tree:
             # The static eval rose since this side's previous move (or that one was in check).
             improving = ply < 2 or static > self.statics[ply - 2]
         self.statics[ply] = static
-        if not in_check:
+        if not in_check and not excluded:
             if not is_pv:
                 if (
                     USE_RFP
@@ -258,7 +280,25 @@ class Tree:
                     if score >= beta:
                         return beta if score >= MATE_BOUND else score
 
-        if USE_IIR and depth >= IIR_MIN_DEPTH and not tt_move:
+        singular: i64 = 0  # the hash move, when it is singular: searched one ply deeper
+        if (
+            USE_SINGULAR
+            and tt_move
+            and ply > 0
+            and depth >= SE_MIN_DEPTH
+            and tt_bound != BOUND_UPPER
+            and tt_depth >= depth - SE_TT_DEPTH_MARGIN
+            and -MATE_BOUND < tt_score < MATE_BOUND
+        ):
+            s_beta = tt_score - SE_MARGIN * depth
+            score = self.negamax(pos, (depth - 1) // 2, s_beta - 1, s_beta, ply, False, False, tt_move)
+            if score < s_beta:
+                singular = tt_move  # every other move fails low: the hash move is singular
+                self.singular_extensions += 1
+            elif s_beta >= beta:
+                self.multi_cuts += 1
+                return s_beta  # multi-cut: another move also beats beta
+        elif USE_IIR and depth >= IIR_MIN_DEPTH and not tt_move and not excluded:
             depth -= 1  # no hash move: a cheaper search here, its result orders the next visit
 
         heur = self.heuristics
@@ -285,6 +325,8 @@ class Tree:
             m = picker.next(pos, heur)
             if not m:
                 break
+            if m == excluded:
+                continue
             quiet = not sq[(m >> 6) & 63] and not m >> 12
             if quiet and (futile or searched >= lmp_limit) and best_score > -MATE_BOUND:
                 if not cinfo_set:
@@ -304,8 +346,9 @@ class Tree:
                 elif not m >> 12 and not see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth):
                     continue
             pos.push(m)
+            new_depth = depth - 1 + (m == singular)
             if searched == 0:
-                score = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, is_pv, True)
+                score = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, is_pv, True)
             else:
                 reduction: i64 = 0
                 if (
@@ -326,11 +369,11 @@ class Tree:
                     reduction = max(0, min(reduction, depth - 2))
                     if reduction > 0 and pos.in_check():
                         reduction = 0
-                score = -self.negamax(pos, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, False, True)
+                score = -self.negamax(pos, new_depth - reduction, -alpha - 1, -alpha, ply + 1, False, True)
                 if score > alpha and reduction > 0:
-                    score = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, ply + 1, False, True)
+                    score = -self.negamax(pos, new_depth, -alpha - 1, -alpha, ply + 1, False, True)
                 if is_pv and alpha < score < beta:
-                    score = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1, True, True)
+                    score = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, True, True)
             pos.pop()
             searched += 1
             if score > best_score:
@@ -346,6 +389,8 @@ class Tree:
                 picker.add_tried(m)
         if not picker.count:  # no legal move
             return -MATE + ply if in_check else DRAW
+        if excluded:
+            return best_score if best_score > -INF else alpha  # no other move: the excluded one is singular
 
         bound = BOUND_LOWER if best_score >= beta else (BOUND_EXACT if best_score > orig_alpha else BOUND_UPPER)
         self.tt.store(key, best_move, score_to_tt(best_score, ply), depth, bound)

@@ -55,6 +55,9 @@ PURE_BUILD_MODULES = frozenset(
         "test_memory.py",  # Hash bounds memory; no allocation held per node (tracemalloc: pure build)
         "test_keys.py",  # keys and the incremental piece-square sum
         "test_see.py",  # static exchange evaluation against a brute-force exchange search
+        "test_singular.py",  # the singular extension switched on (the pure build patches the switch)
+        "test_tt.py",  # replacement in buckets, the same-key rule
+        "test_timeman.py",  # the time plans
     }
 )
 
