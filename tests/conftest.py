@@ -54,6 +54,7 @@ PURE_BUILD_MODULES = frozenset(
         "test_movepick.py",  # staged generation yields exactly the legal moves in both builds
         "test_memory.py",  # Hash bounds memory; no allocation held per node (tracemalloc: pure build)
         "test_keys.py",  # keys and the incremental piece-square sum
+        "test_tune.py",  # the evaluation fitter patches the weights: pure build only
     }
 )
 

@@ -10,8 +10,8 @@ from engine.notation import parse_uci
 from engine.position import Position
 from search.bench import BENCH_FENS
 from search.limits import Iteration, Limits
-from search.search import Searcher
 from search.score import MATE
+from search.search import Searcher
 from search.tt import (
     BOUND_EXACT,
     BOUND_LOWER,
