@@ -43,7 +43,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PXD_DIR = os.path.join(ROOT, "scripts", "cython")
 
 # ---------------------------------------------------------------- settings
-DEFAULT_DEPTH = 7  # run_bench depth (about 222 k nodes at 5d14ffe.. a0afdd8)
+DEFAULT_DEPTH = 7  # run_bench depth (222,100 nodes at a0afdd8)
 DEFAULT_RUNS = 5  # timed runs of each build (alternated)
 BENCH_HASH_MB = 16  # run_bench's hash size
 CYTHON_MODULE = "search/evaluate.py"  # the module measured (the largest inclusive cost in callgrind)

@@ -13,6 +13,7 @@ cdef const long long[::1] KING_ATTACKS, PSQ
 # Python objects: a vec's buffer is read-only, and rebuild_tables fills them in place.
 cdef long long KS_NO_FLIGHT, KS_ONE_FLIGHT, KS_ATTACKERS_MIN, KS_LINEAR, KS_QUADRATIC, KS_MAX
 cdef long long PHASE_MAX, BISHOP_PAIR, TEMPO
+cdef long long PHASE_WEIGHT[7]  # a tuple in the .py, a C array here
 
 cdef long long _ks_penalty(long long units, long long attackers)
 
@@ -28,7 +29,7 @@ cdef long long _ks_penalty(long long units, long long attackers)
     mob="long long", blk="long long", rel="long long", att_w_a="long long", att_w_b="long long",
     att_b_a="long long", att_b_b="long long", kw="long long", kbl="long long", king="long long",
     own0="long long", flights0="long long", own1="long long", flights1="long long", danger0="long long",
-    danger1="long long", threats="long long",
+    danger1="long long", threats="long long", _="long long",
 )
 cdef (long long, long long, long long, long long, long long, long long, long long, long long) _eval(pos)
 

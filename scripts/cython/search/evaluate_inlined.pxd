@@ -14,6 +14,7 @@ cdef const long long[::1] KING_ATTACKS, PSQ
 # buffers; compare_cython.py makes i64_buffer local to the module), vec[i64] in the mypyc build.
 cdef long long KS_NO_FLIGHT, KS_ONE_FLIGHT, KS_ATTACKERS_MIN, KS_LINEAR, KS_QUADRATIC, KS_MAX
 cdef long long PHASE_MAX, BISHOP_PAIR, TEMPO
+cdef long long PHASE_WEIGHT[7]  # a tuple in the .py, a C array here
 cdef long long[::1] PST, KING_MG, KING_EG, MOB_FREE_BY_CODE, MOB_BLOCKED_BY_CODE, OPP_BOARD_BY_CODE
 cdef long long[::1] DEFENDER_BY_CODE, KS_ZONE_BY_TYPE, KS_CHECK_BY_TYPE, KS_ARRIVE_BY_TYPE, HANGING_BY_TYPE
 
@@ -49,7 +50,7 @@ cdef long long _ks_penalty(long long units, long long attackers)
     mob="long long", blk="long long", rel="long long", att_w_a="long long", att_w_b="long long",
     att_b_a="long long", att_b_b="long long", kw="long long", kbl="long long", king="long long",
     own0="long long", flights0="long long", own1="long long", flights1="long long", danger0="long long",
-    danger1="long long", threats="long long",
+    danger1="long long", threats="long long", _="long long",
 )
 cdef (long long, long long, long long, long long, long long, long long, long long, long long) _eval(pos)
 
