@@ -31,6 +31,7 @@ from typing import ClassVar
 import chess
 import chess.variant
 
+from engine.bits import native, unsigned
 from engine.fen import FenError, valid_castling
 from engine.movegen import attackers, piece_attacks, pseudo_legal_moves
 from engine.notation import (
@@ -43,7 +44,6 @@ from engine.notation import (
     parse_uci,
 )
 from engine.position import STARTING_FEN, Position
-from engine.bits import native, unsigned
 from engine.tables import BOARD_NAMES, KING, OCC_B, OCC_BLACK, OCC_WHITE, PAWN, piece_code
 
 __all__ = ["STARTING_FEN", "AliceBoard", "to_chess_move", "to_engine_move"]

@@ -20,13 +20,13 @@ from mypy_extensions import i64
 
 from engine.bits import BB_ALL, Bitboard, bit_length, i64_buffer, popcount
 from engine.tables import (
-    BB_SQUARES,
-    BETWEEN,
-    BISHOP,
     BB_RANK_1,
     BB_RANK_2,
     BB_RANK_7,
     BB_RANK_8,
+    BB_SQUARES,
+    BETWEEN,
+    BISHOP,
     CASTLE_CROSS,
     CASTLE_EMPTY,
     CASTLE_KING_FROM,

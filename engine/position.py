@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Final
 from mypy_extensions import i64
 
 from engine import movegen
-from engine.fen import parse_fen, write_fen
 from engine.bits import Bitboard, bit_length, i64_buffer, i64_table, unsigned
+from engine.fen import parse_fen, write_fen
 from engine.tables import (
-    BB_SQUARES,
     BB_LEN,
+    BB_SQUARES,
     BISHOP,
     BOARD_BIT,
     CASTLE_ROOK_FROM,

@@ -24,10 +24,10 @@ import chess.engine
 import chess.pgn
 
 from engine.board import AliceBoard
-from gui.notation import explain
 from gui.clock import clock_text
-from gui.shapes import read_shapes, shapes_annotation
 from gui.game import PGN_EVENT, PGN_TERMINATIONS, Ending, Evaluation, Game, GameError, Node, checked_board
+from gui.notation import explain
+from gui.shapes import read_shapes, shapes_annotation
 from search.score import MATE
 
 MAX_GAMES_READ = 500  # games of other variants passed over before giving up

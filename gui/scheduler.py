@@ -19,8 +19,8 @@ import chess.engine
 from engine.board import AliceBoard
 from gui.clock import Clock, flag_verdict
 from gui.engines import EngineFailure, SearchRequest
-from gui.requests import MAX_MULTIPV
 from gui.game import Ending, Evaluation, Game, Node
+from gui.requests import MAX_MULTIPV
 from gui.state import BoardState, Task
 from gui.strength import strength_choices
 from gui.view import evaluation_json, evaluation_of, pv_moves, pv_san

@@ -24,8 +24,8 @@ sys.path.insert(0, ROOT)
 
 from engine.notation import move_to_uci  # noqa: E402
 from engine.position import Position  # noqa: E402
-from search.limits import Iteration, Limits  # noqa: E402
 from search.bench import BENCH_FENS  # noqa: E402
+from search.limits import Iteration, Limits  # noqa: E402
 from search.search import Searcher  # noqa: E402
 
 DEFAULT_FILE = os.path.join(ROOT, "tests", "data", "mates.epd")

@@ -27,7 +27,6 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 from compare_depth import POSITIONS  # noqa: E402
-
 from engine.build import version_line  # noqa: E402
 from engine.position import Position  # noqa: E402
 from search.limits import Iteration, Limits  # noqa: E402

@@ -32,11 +32,11 @@ from bench_mate import read_epd  # noqa: E402
 from engine.fen import FenError  # noqa: E402
 from engine.notation import move_to_uci  # noqa: E402
 from engine.position import Position  # noqa: E402
-from support.fenbuild import compact_fen  # noqa: E402
 from make_openings import Scorer  # noqa: E402
-from support.mate_solver import mate_keys, shortest_mate  # noqa: E402
 from search.limits import Iteration  # noqa: E402
 from search.search import Searcher  # noqa: E402
+from support.fenbuild import compact_fen  # noqa: E402
+from support.mate_solver import mate_keys, shortest_mate  # noqa: E402
 
 # ---------------------------------------------------------------- tunables
 SCAN_DEPTH = 6  # Fairy-Stockfish depth of the first filter (sees mates in 3)

@@ -58,6 +58,7 @@ PURE_BUILD_MODULES = frozenset(
         "test_singular.py",  # the singular extension switched on (the pure build patches the switch)
         "test_tt.py",  # replacement in buckets, the same-key rule
         "test_timeman.py",  # the time plans
+        "test_tune.py",  # the evaluation fitter patches the weights: pure build only
     }
 )
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from collections.abc import Iterator
 
 from support.installed import ROOT
@@ -154,3 +155,46 @@ def test_no_import_cycle() -> None:
     assert unexpected == [], f"import cycles: {unexpected}"
     gone = [c for c in KNOWN_CYCLES if c not in found]
     assert gone == [], f"fixed, remove from KNOWN_CYCLES: {gone}"
+
+
+# ---------------------------------------------------------------- the picture in the docs
+ARCHITECTURE = os.path.join(ROOT, "docs", "architecture.md")
+PICTURE_LINE = re.compile(r"^([a-z_]+(?:\.[a-z_]+)?)\s+->\s+(.*)$")
+
+
+def documented_picture() -> dict[str, set[str]]:
+    """The dependency lines of docs/architecture.md: ``name -> a, b`` (text in parentheses is
+    a remark: ``(nothing of ours)`` names no import)."""
+    picture: dict[str, set[str]] = {}
+    with open(ARCHITECTURE, encoding="utf-8") as f:
+        for line in f:
+            match = PICTURE_LINE.match(line.strip())
+            if match:
+                targets = re.sub(r"\(.*?\)", "", match.group(2))
+                picture[match.group(1)] = {t.strip() for t in targets.split(",") if t.strip()}
+    return picture
+
+
+def derived_picture(graph: dict[str, set[str]], documented: set[str]) -> dict[str, set[str]]:
+    """For each documented name: a package -> the other packages its modules import; a module ->
+    the modules of its own package it imports."""
+    derived: dict[str, set[str]] = {}
+    for name in documented:
+        if name in PACKAGES:
+            targets = {t.split(".")[0] for m, ts in graph.items() if m.split(".")[0] == name for t in ts}
+            derived[name] = targets - {name}
+        else:
+            package = name.split(".")[0]
+            derived[name] = {t for t in graph[name] if t.split(".")[0] == package}
+    return derived
+
+
+def test_the_documented_picture_is_true() -> None:
+    """docs/architecture.md's dependency lines name exactly the imports in the sources, for every
+    package and for every module of engine/ and search/."""
+    documented = documented_picture()
+    graph = import_graph()
+    must = set(PACKAGES) | {m for m in graph if m.split(".")[0] in ("engine", "search") and "." in m}
+    must -= {"engine.__init__", "search.__init__"}
+    assert must <= set(documented), f"not in the picture: {sorted(must - set(documented))}"
+    assert derived_picture(graph, set(documented)) == documented

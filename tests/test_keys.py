@@ -11,14 +11,13 @@ from __future__ import annotations
 import random
 
 import chess
-
 import pytest
 
 from engine import STARTING_FEN, Position, parse_uci
-from support.fenbuild import compact_fen
 from engine.bits import unsigned
 from engine.position import PSQ
 from engine.tables import BB_LEN, OCC_A, OCC_B, OCC_BLACK, OCC_WHITE
+from support.fenbuild import compact_fen
 
 Snapshot = tuple
 

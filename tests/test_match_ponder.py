@@ -13,7 +13,6 @@ import pytest
 from support.matchargs import ROOT, each, our_engine, scripted
 from support.matchrun import read_pgn, run
 
-
 MOVE_OVERHEAD_MS = 300  # our engine's reserve per move in the clock match (its default is 30)
 
 

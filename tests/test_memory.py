@@ -17,10 +17,10 @@ import time
 import tracemalloc
 
 from engine.position import Position
-from support.installed import CHILD_CWD, default_sigint, engine_command
 from search.bench import BENCH_FENS
 from search.limits import Limits
 from search.search import Searcher
+from support.installed import CHILD_CWD, default_sigint, engine_command
 
 RSS_SLACK_MB = 60  # resident size beyond the table and a Hash 1 engine's own, allowed
 HASH_MB = 256

@@ -10,13 +10,13 @@ import time
 import pyffish_alice as sf
 import pytest
 
+from engine.movegen import check_info, gives_check
 from engine.notation import move_to_uci, parse_uci
 from engine.position import Position
 from search.bench import BENCH_FENS, run_bench
 from search.limits import Iteration, Limits, Result
-from engine.movegen import check_info, gives_check
-from search.search import Searcher
 from search.score import MATE
+from search.search import Searcher
 from support.walks import random_positions, walk
 
 EARLY_MATES = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 import pytest
+
 import selfplay
 from alice_match.cli import parse_args
 

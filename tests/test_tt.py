@@ -10,13 +10,13 @@ from engine.notation import parse_uci
 from engine.position import Position
 from search.bench import BENCH_FENS
 from search.limits import Iteration, Limits
-from search.search import Searcher
 from search.score import INF, MATE
+from search.search import Searcher
 from search.tt import (
+    AGE_WEIGHT,
     BOUND_EXACT,
     BOUND_LOWER,
     BOUND_UPPER,
-    AGE_WEIGHT,
     BYTES_PER_ENTRY,
     SAME_KEY_DEPTH_MARGIN,
     WAYS,

@@ -19,7 +19,6 @@ from engine import STARTING_FEN, Position, divide, parse_uci
 from support.engine_process import BESTMOVE, Uci
 from support.installed import CHILD_CWD, engine_command
 
-
 MATED = "position startpos moves e2e4 d7d5 f1e2 d5e4 e2b5"  # black is checkmated
 STALEMATE_FEN = "7k/5K2/6Q1/8/8/8/8/8 b - - 0 1"
 MATE_IN_ONE = "position startpos moves e2e4 d7d5 f1e2 d5e4"  # white mates with e2b5

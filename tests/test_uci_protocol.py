@@ -6,15 +6,15 @@ from __future__ import annotations
 import io
 import threading
 import time
-from typing import Any
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from engine import Position, parse_uci
 from search.limits import Iteration, Limits, Result
-from uci.options import CheckOption, ComboOption, OptionError, Options, SpinOption
 from search.thinker import Thinker
+from uci.options import CheckOption, ComboOption, OptionError, Options, SpinOption
 from uci.protocol import Output, UciEngine
 
 

@@ -51,8 +51,8 @@ from typing import ClassVar, TextIO, TypeVar
 from engine import Move, Position
 from search.limits import Iteration, Limits, Result
 from search.thinker import Thinker, ThinkerBusy
-from uci.protocol import DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD, ENGINE_NAME, MAX_HASH_MB, VARIANT
 from uci.display import diagram
+from uci.protocol import DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD, ENGINE_NAME, MAX_HASH_MB, VARIANT
 from uci.shared import (
     CommandError,
     Output,

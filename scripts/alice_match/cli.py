@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from .cluster import ClusterSpec, parse_cluster
 from .game import DrawAdjudication, GameSettings, ResignAdjudication
 from .match import MatchConfig, SetupError, check_outputs, one_line, run_match
 from .openings import DEFAULT_BOOK, OpeningBook, OpeningError, load_book
@@ -22,7 +23,6 @@ from .schedule import KINDS, POLICIES
 from .standings import FormatError, format_help, parse_format
 from .stats import Sprt
 from .tc import Limits, TcError, parse_count, parse_seconds, parse_tc
-from .cluster import ClusterSpec, parse_cluster
 from .uci_process import EngineConfig, unrunnable
 
 USAGE = """alice-match: run Alice chess matches and tournaments between UCI engines, cutechess-cli style.

@@ -26,7 +26,6 @@ from engine import STARTING_FEN, FenError, MoveError, Position, move_to_uci, par
 from search.score import PIECE_VALUE
 
 
-
 class MiniEngine:
     """A minimal UCI engine: ``choose(pos)`` picks the move; the rest is protocol."""
 

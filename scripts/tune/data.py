@@ -1,0 +1,300 @@
+"""The fitter's data set: quiet positions, each with a score from a search.
+
+Positions (``walk_positions``): a game starts from an opening of the bundled book
+(``scripts/alice_match/openings.epd``, drawn at random) and goes on for up to ``max_plies``
+plies; each ply is a uniformly random legal move with probability ``random_fraction``, else
+our engine's best move at ``play_nodes`` nodes (short self-play, so the games stay
+chess-like). From ply ``min_plies`` on, each position is kept with probability ``sample``
+if it is new and quiet (``is_quiet``): the side to move is not in check, the game is not
+over, and quiescence search finds nothing better than the static evaluation by more than
+``quiet_margin`` centipawns (no good capture, promotion or checking trick).
+
+Labels, centipawns from the side to move (the evaluation's own view):
+
+* ``OwnLabeller``: our search (``search.search.Searcher``) at a fixed depth or node count,
+  in this process; the default, so a data set can be made without another engine;
+* ``UciLabeller``: any UCI engine given as a command line (Fairy-Stockfish's ``alice``
+  branch: ``--engine /path/to/fairy-stockfish``), set up as a GUI would (``UCI_Variant
+  alice`` when offered, ``Threads 1``, ``Hash 16``), ``ucinewgame``, ``position fen`` with
+  the compact Alice FEN (``|`` before a piece on board B, the form Fairy-Stockfish reads
+  and prints) and ``go depth N`` or ``go nodes N``; the last ``info ... score cp`` counts.
+
+Mate scores are dropped (the fit is about the evaluation, not mates). A data set is a CSV
+file (``fen,score``; a ``result`` column, 1 / 0.5 / 0 from White's view, may replace
+``score``: then the fit targets game results) or an EPD file (the four FEN fields, then
+``hmvc``, ``fmvn`` and ``ce`` the score), both written and read here.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import random
+import shlex
+import subprocess
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Final, Protocol
+
+from engine import Position
+from search.limits import Iteration, Limits
+from search.score import INF, MATE_BOUND
+from search.search import Searcher
+
+SCRIPTS: Final = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OPENINGS: Final = os.path.join(SCRIPTS, "alice_match", "openings.epd")  # the bundled book
+SEED: Final = 2026  # the default seed of the walks
+MIN_PLIES: Final = 4  # plies played from the opening before a position can be kept
+MAX_PLIES: Final = 60  # plies a game goes on for at most
+SAMPLE: Final = 0.25  # chance that a new quiet position of a game is kept
+RANDOM_FRACTION: Final = 0.3  # share of random moves in the walks; the rest are our engine's
+PLAY_NODES: Final = 200  # nodes of our engine's move in the walks
+QUIET_MARGIN: Final = 30  # quiet: quiescence at most this many centipawns above the static evaluation
+LABEL_DEPTH: Final = 4  # default label search: go depth N (ours and a reference's)
+HASH_MB: Final = 16  # hash of the searches (ours and the reference's)
+UCI_TIMEOUT: Final = 60.0  # seconds a reference engine may take to answer one command
+
+
+@dataclass
+class Row:
+    """One position of the data set: its FEN and its label (centipawns from the side to move,
+    or a game result from White's view)."""
+
+    fen: str
+    score: int | None = None
+    result: float | None = None
+
+
+class Labeller(Protocol):
+    """Scores a position: centipawns from the side to move, ``None`` for a mate score."""
+
+    def label(self, pos: Position) -> int | None: ...
+
+    def close(self) -> None: ...
+
+
+# ---------------------------------------------------------------- positions
+def read_openings(path: str = OPENINGS) -> list[str]:
+    """The FENs of an EPD opening book (the four fields, ``hmvc`` and ``fmvn``)."""
+    fens = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                fens.append(epd_fen(line))
+    return fens
+
+
+def epd_fen(line: str) -> str:
+    """The full FEN of an EPD line: its four fields and its ``hmvc``/``fmvn`` opcodes."""
+    fields = line.split()[:4]
+    ops = epd_opcodes(line)
+    return " ".join([*fields, ops.get("hmvc", "0"), ops.get("fmvn", "1")])
+
+
+def epd_opcodes(line: str) -> dict[str, str]:
+    """``{opcode: operand}`` of an EPD line (after the four FEN fields)."""
+    rest = line.split(None, 4)[4] if len(line.split(None, 4)) > 4 else ""
+    ops = {}
+    for part in rest.split(";"):
+        words = part.strip().split(None, 1)
+        if len(words) == 2:
+            ops[words[0]] = words[1].strip().strip('"')
+    return ops
+
+
+def static_and_quiescence(searcher: Searcher, pos: Position) -> tuple[int, int]:
+    """The static evaluation of ``pos`` and its quiescence score (side to move)."""
+    tree = searcher.tree
+    tree.new_search()
+    tree.clock.start(Limits(), bool(pos.turn), threading.Event(), None)
+    return tree.evals.static(pos), tree.qsearch(pos, -INF, INF, 0, 0)
+
+
+def is_quiet(searcher: Searcher, pos: Position, margin: int = QUIET_MARGIN) -> bool:
+    """Not in check, not over, and quiescence no more than ``margin`` above the static evaluation."""
+    if pos.in_check() or pos.outcome() is not None:
+        return False
+    static, quiet = static_and_quiescence(searcher, pos)
+    return quiet - static <= margin
+
+
+def best_move(searcher: Searcher, pos: Position, nodes: int) -> int | None:
+    """Our engine's move at ``nodes`` nodes."""
+    searcher.clear()
+    return searcher.search(pos, Limits(nodes=nodes), threading.Event(), lambda _: None).best
+
+
+def walk_positions(
+    count: int,
+    seed: int = SEED,
+    min_plies: int = MIN_PLIES,
+    max_plies: int = MAX_PLIES,
+    sample: float = SAMPLE,
+    random_fraction: float = RANDOM_FRACTION,
+    play_nodes: int = PLAY_NODES,
+    quiet_margin: int = QUIET_MARGIN,
+    openings: Sequence[str] | None = None,
+) -> Iterator[Position]:
+    """``count`` distinct quiet positions from walks that start at the openings (module docstring)."""
+    rng = random.Random(seed)
+    book = list(openings) if openings is not None else read_openings()
+    searcher = Searcher(hash_mb=1)
+    seen: set[str] = set()
+    found = 0
+    while found < count:
+        pos = Position(rng.choice(book))
+        for ply in range(max_plies):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            engine_move = best_move(searcher, pos, play_nodes) if rng.random() >= random_fraction else None
+            pos.push(engine_move if engine_move is not None else rng.choice(sorted(moves)))
+            if ply + 1 < min_plies or rng.random() >= sample:
+                continue
+            key = " ".join(pos.fen().split()[:4])
+            if key in seen or not is_quiet(searcher, pos, quiet_margin):
+                continue
+            seen.add(key)
+            found += 1
+            yield pos.copy()
+            if found >= count:
+                return
+
+
+# ---------------------------------------------------------------- labels
+class OwnLabeller:
+    """Our search at ``go depth N`` (or ``go nodes N``), fresh tables for every position."""
+
+    def __init__(self, depth: int | None = LABEL_DEPTH, nodes: int | None = None) -> None:
+        self.limits = Limits(depth=depth, nodes=nodes)
+        self.searcher = Searcher(hash_mb=HASH_MB)
+
+    def label(self, pos: Position) -> int | None:
+        lines: list[Iteration] = []
+        self.searcher.clear()
+        self.searcher.search(pos, self.limits, threading.Event(), lines.append)
+        if not lines or lines[-1].mate is not None or abs(lines[-1].score) >= MATE_BOUND:
+            return None
+        return lines[-1].score
+
+    def close(self) -> None:
+        pass
+
+
+class UciLabeller:
+    """A reference UCI engine, started from a command line (module docstring)."""
+
+    def __init__(self, command: str, depth: int | None = LABEL_DEPTH, nodes: int | None = None) -> None:
+        self.go = f"go nodes {nodes}" if nodes is not None else f"go depth {depth}"
+        self.proc = subprocess.Popen(
+            shlex.split(command),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
+        self.send("uci")
+        options = self.wait("uciok")
+        for name, value in (("UCI_Variant", "alice"), ("Threads", "1"), ("Hash", str(HASH_MB))):
+            if any(line.startswith(f"option name {name} ") for line in options):
+                self.send(f"setoption name {name} value {value}")
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def wait(self, prefix: str) -> list[str]:
+        """The engine's lines up to and including the first that starts with ``prefix``."""
+        assert self.proc.stdout is not None
+        lines: list[str] = []
+        timer = threading.Timer(UCI_TIMEOUT, self.proc.kill)
+        timer.start()
+        try:
+            for line in self.proc.stdout:
+                lines.append(line.strip())
+                if line.startswith(prefix):
+                    return lines
+        finally:
+            timer.cancel()
+        raise RuntimeError(f"the reference engine exited before {prefix!r}")
+
+    def label(self, pos: Position) -> int | None:
+        self.send("ucinewgame")
+        self.send("isready")
+        self.wait("readyok")
+        self.send(f"position fen {pos.fen()}")
+        self.send(self.go)
+        return last_cp(self.wait("bestmove"))
+
+    def close(self) -> None:
+        try:
+            self.send("quit")
+            self.proc.wait(5)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+
+
+def last_cp(lines: Sequence[str]) -> int | None:
+    """The centipawns of the last ``info ... score`` line; ``None`` when it is a mate score.
+
+    >>> last_cp(["info depth 1 score cp 12 pv e2e4", "info depth 2 score cp -5", "bestmove e2e4"])
+    -5
+    >>> last_cp(["info depth 3 score mate 2", "bestmove d1h5"]) is None
+    True
+    """
+    score: int | None = None
+    for line in lines:
+        tokens = line.split()
+        if tokens[:1] == ["info"] and "score" in tokens:
+            i = tokens.index("score")
+            if i + 2 < len(tokens):
+                score = int(tokens[i + 2]) if tokens[i + 1] == "cp" else None
+    return score
+
+
+def make_rows(
+    positions: Iterator[Position], labeller: Labeller, progress: Callable[[int], None] | None = None
+) -> list[Row]:
+    """A labelled row per position (mate scores dropped)."""
+    rows = []
+    for pos in positions:
+        score = labeller.label(pos)
+        if score is not None:
+            rows.append(Row(pos.fen(), score))
+            if progress is not None:
+                progress(len(rows))
+    return rows
+
+
+# ---------------------------------------------------------------- files
+def write_rows(path: str, rows: Sequence[Row]) -> None:
+    """A CSV (``fen,score``) or, for a path ending in ``.epd``, an EPD file with ``ce``."""
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        if path.endswith(".epd"):
+            for row in rows:
+                fields = row.fen.split()
+                f.write(f"{' '.join(fields[:4])} hmvc {fields[4]}; fmvn {fields[5]}; ce {row.score};\n")
+            return
+        writer = csv.writer(f)
+        writer.writerow(["fen", "score"])
+        for row in rows:
+            writer.writerow([row.fen, row.score])
+
+
+def read_rows(path: str) -> list[Row]:
+    """The rows of a CSV file (``fen`` with ``score`` or ``result``) or an EPD file (``ce``)."""
+    if path.endswith(".epd"):
+        with open(path, encoding="utf-8") as f:
+            return [Row(epd_fen(line), int(epd_opcodes(line)["ce"])) for line in f if line.strip()]
+    rows = []
+    with open(path, encoding="utf-8", newline="") as f:
+        for record in csv.DictReader(f):
+            if record.get("score") not in (None, ""):
+                rows.append(Row(record["fen"], int(record["score"])))
+            else:
+                rows.append(Row(record["fen"], result=float(record["result"])))
+    return rows
