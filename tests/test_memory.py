@@ -25,6 +25,7 @@ from support.installed import CHILD_CWD, default_sigint, engine_command
 RSS_SLACK_MB = 60  # resident size beyond the table and a Hash 1 engine's own, allowed
 HASH_MB = 256
 PEAK_SLACK = 256 * 1024  # bytes a warm search may hold at its peak above where it started
+HELD_SLACK = 40 * 1024  # bytes a longer warm search may hold more than a short one (pure build: table slots filled)
 
 
 def resident_mb(pid: int) -> float:
@@ -89,6 +90,9 @@ def test_a_search_keeps_nothing_per_node() -> None:
     finally:
         tracemalloc.stop()
     assert searcher.nodes >= 10000
-    # Several times the nodes: the same memory held after, and about the same peak.
-    assert abs(after_long - after_short) < 16 * 1024, (start, after_short, after_long)
+    # Several times the nodes: about the same memory held after, and about the same peak. The
+    # pure build's killer, countermove and history tables are lists whose slots hold int
+    # objects, and a longer search fills more slots (bounded by the tables' sizes; 18 KB seen);
+    # anything held per node would be at least 13,000 x 32 bytes, ten times this bound.
+    assert abs(after_long - after_short) < HELD_SLACK, (start, after_short, after_long)
     assert peak_long - start < PEAK_SLACK, (start, peak_short, peak_long)
