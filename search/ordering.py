@@ -45,8 +45,8 @@ BAD_CAPTURE_BASE: Final = -(1 << 24)  # ordering: captures that lose the capture
 ORDER_VALUE: Final = (0, 1, 3, 3, 5, 9, 20)
 
 
-def capture_score(pos: Position, m: i64, them: i64) -> i64:
-    """The ordering score of a capture or promotion ``m`` (``them``: the side not to move):
+def capture_score(pos: Position, m: i64) -> i64:
+    """The ordering score of a capture or promotion ``m`` of the side to move:
     MVV-LVA above ``CAPTURE_BASE``, or below the quiet moves (``BAD_CAPTURE_BASE``) when a
     cheaper piece is taken and the exchange loses material (``search.see``: the opponent
     retakes the capturer on the board it lands on)."""
@@ -89,7 +89,6 @@ class Heuristics:
         k0 = self.killers[2 * ply]
         k1 = self.killers[2 * ply + 1]
         counter = self.countermoves[pos.stack[-1][0] & 4095] if USE_COUNTERMOVE and pos.stack else -1
-        them = pos.turn ^ 1
         scored: list[int] = []  # score << 16 | move: sorting the ints sorts by score, then move
         for m in moves:
             if m == tt_move:
@@ -98,7 +97,7 @@ class Heuristics:
             d = (m >> 6) & 63
             victim = sq[d]
             if victim or m >> 12:
-                s = capture_score(pos, m, them)
+                s = capture_score(pos, m)
             elif m == k0:
                 s = KILLER_SCORE + 1
             elif m == k1:
@@ -293,13 +292,12 @@ class MovePicker:
         keys = self.keys
         n = self.legality.generate(pos, keys, 0, CAPTURES)
         tt = self.tt_move
-        them = pos.turn ^ 1
         j: i64 = 0
         for i in range(n):
             m = keys[i]
             if m == tt:
                 continue
-            keys[j] = capture_score(pos, m, them) << 16 | m
+            keys[j] = capture_score(pos, m) << 16 | m
             j += 1
         self.cur = 0
         self.end = j

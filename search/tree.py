@@ -317,7 +317,7 @@ class Tree:
         best_move = 0
         sq = pos.squares
         searched = 0
-        prune_see = not is_pv and not in_check and depth <= SEE_PRUNE_MAX_DEPTH
+        prune_see = bool(USE_SEE_PRUNING) and not is_pv and not in_check and depth <= SEE_PRUNE_MAX_DEPTH
         lmp_limit = LMP_MOVES[depth] if USE_LMP and not is_pv and not in_check and depth < len(LMP_MOVES) else 999
         cinfo = self.check_infos[ply]
         cinfo_set = False
@@ -328,23 +328,22 @@ class Tree:
             if m == excluded:
                 continue
             quiet = not sq[(m >> 6) & 63] and not m >> 12
-            if quiet and (futile or searched >= lmp_limit) and best_score > -MATE_BOUND:
-                if not cinfo_set:
-                    cinfo.set(pos)
-                    cinfo_set = True
-                if not gives_check(pos, m, cinfo):
-                    continue
-            if USE_SEE_PRUNING and prune_see and searched and best_score > -MATE_BOUND:
-                # Low depth: a quiet move that lands en prise, or a capture that loses too much.
-                if quiet:
-                    if not see_ge(pos, m, -SEE_QUIET_MARGIN * depth * depth):
-                        if not cinfo_set:
-                            cinfo.set(pos)
-                            cinfo_set = True
-                        if not gives_check(pos, m, cinfo):
-                            continue
-                elif not m >> 12 and not see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth):
-                    continue
+            # SEE pruning: not the first move, nor while every move so far is mated.
+            see_now = prune_see and searched > 0 and best_score > -MATE_BOUND
+            if quiet:
+                # Futility, late-move count, or (low depth) landing en prise: skipped unless it checks.
+                if best_score > -MATE_BOUND and (
+                    futile
+                    or searched >= lmp_limit
+                    or (see_now and not see_ge(pos, m, -SEE_QUIET_MARGIN * depth * depth))
+                ):
+                    if not cinfo_set:
+                        cinfo.set(pos)
+                        cinfo_set = True
+                    if not gives_check(pos, m, cinfo):
+                        continue
+            elif see_now and not m >> 12 and not see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth):
+                continue  # low depth: a capture that loses too much
             pos.push(m)
             new_depth = depth - 1 + (m == singular)
             if searched == 0:
