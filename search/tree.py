@@ -91,9 +91,12 @@ SEE_PRUNE_MAX_DEPTH: Final = 6  # ... up to this depth ...
 SEE_QUIET_MARGIN: Final = 30  # ... a quiet move whose SEE is below -this * depth^2 (unless it checks) ...
 SEE_CAPTURE_MARGIN: Final = 100  # ... a capture whose SEE is below -this * depth
 DELTA_MARGIN: Final = 200  # quiescence: skip captures that cannot lift alpha even with this margin
+# History pruning's margin is in the tables' units: the bonus is depth * depth (at most 400)
+# against a bound of 16384, so they fill slowly (after 600,000 nodes one continuation entry in a
+# hundred was below -80, pure build) and keep growing over a game (``ucinewgame`` clears them).
 USE_HISTORY_PRUNING: Final = 1  # low depth, non-PV: skip quiet moves with a bad continuation history (USE_CONT_HISTORY)
 HISTORY_PRUNE_MAX_DEPTH: Final = 3  # ... up to this depth, a quiet move (not killer or countermove) that does
-HISTORY_PRUNE_MARGIN: Final = 2000  # not check, whose two continuation entries sum below -this * depth
+HISTORY_PRUNE_MARGIN: Final = 64  # ... not check, whose two continuation entries sum below -this * depth
 
 
 def _lmr_table() -> list[int]:
@@ -125,6 +128,7 @@ class Tree:
         self.root_nodes_all = 0  # nodes of that root search
         self.singular_extensions: i64 = 0  # counted for tests and tuning
         self.multi_cuts: i64 = 0
+        self.history_prunes: i64 = 0  # quiet moves skipped by history pruning alone
         # Per ply, made once: the move pickers (with their buffers) and the check information.
         self.pickers = [MovePicker() for _ in range(MAX_PLY + 2)]
         self.statics: vec[i64] = i64_buffer(MAX_PLY + 2)  # static eval by ply (-INF in check): "improving"
@@ -362,23 +366,26 @@ class Tree:
                     cont_score = c1 + c2
                 # Futility, late-move count, bad continuation history or (low depth) landing en
                 # prise: skipped unless it checks.
+                bad_history = (
+                    prune_hist
+                    and searched > 0
+                    and cont_score < hist_limit
+                    and m != picker.k0
+                    and m != picker.k1
+                    and m != picker.counter
+                )
                 if best_score > -MATE_BOUND and (
                     futile
                     or searched >= lmp_limit
-                    or (
-                        prune_hist
-                        and searched > 0
-                        and cont_score < hist_limit
-                        and m != picker.k0
-                        and m != picker.k1
-                        and m != picker.counter
-                    )
+                    or bad_history
                     or (see_now and not see_ge(pos, m, -SEE_QUIET_MARGIN * depth * depth))
                 ):
                     if not cinfo_set:
                         cinfo.set(pos)
                         cinfo_set = True
                     if not gives_check(pos, m, cinfo):
+                        if bad_history and not futile and searched < lmp_limit:
+                            self.history_prunes += 1
                         continue
             elif see_now and not m >> 12 and not see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth):
                 continue  # low depth: a capture that loses too much

@@ -1,7 +1,8 @@
 """Continuation and capture history (``search.ordering``): the key tells the two boards apart,
 a cutoff rewards the (previous move, move) pair and punishes the moves tried before it, values
 stay bounded, ``clear`` forgets, the staged picker still gives exactly the legal moves in the
-order of ``Heuristics.order``, and a search with the histories on plays legal moves."""
+order of ``Heuristics.order``, a search with the histories on plays legal moves, and history
+pruning (``search.tree``) prunes only when switched on."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import threading
 
 import pytest
 
-from engine.bits import i64_buffer
+import search.tree as tree_module
+from engine.bits import COMPILED, i64_buffer
 from engine.movegen import MAX_MOVES, legal_moves
 from engine.notation import parse_uci
 from engine.position import Position
@@ -245,3 +247,24 @@ def test_a_search_with_the_histories_plays_a_legal_move(fen: str) -> None:
     for _ in range(2):  # the second search starts from the histories the first one left
         result = searcher.search(pos, Limits(depth=4), threading.Event(), lambda it: None)
         assert result.best in legal_moves(pos)
+
+
+def game_prunes(plies: int, nodes: int) -> int:
+    """History prunes of one searcher playing ``plies`` moves of a game from the start (the
+    histories carry over from move to move, as in a game), every move legal."""
+    searcher = Searcher(4)
+    pos = Position()
+    for _ in range(plies):
+        result = searcher.search(pos, Limits(nodes=nodes), threading.Event(), lambda it: None)
+        assert result.best in legal_moves(pos)
+        pos.push(result.best)
+    return searcher.tree.history_prunes
+
+
+@pytest.mark.skipif(COMPILED, reason="the compiled build folds the constants; the pure build patches them")
+def test_history_pruning_prunes_only_when_switched_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A small margin, as the tables of a short search hold small values (search.tree's note).
+    monkeypatch.setattr(tree_module, "HISTORY_PRUNE_MARGIN", 2)
+    assert game_prunes(8, 3000) > 0
+    monkeypatch.setattr(tree_module, "USE_HISTORY_PRUNING", 0)
+    assert game_prunes(8, 3000) == 0
