@@ -85,7 +85,8 @@ def cont_context(stack: list[Undo], back: i64) -> i64:
     m: i64 = u[0]
     if not m:
         return CONT_NEUTRAL
-    return piece_to(u[1], (m >> 6) & 63) * PIECE_TO_SIZE
+    p: i64 = u[1]
+    return (((p >> 3) * 6 + (p & 7) - 1) << 6 | (m >> 6) & 63) * PIECE_TO_SIZE  # piece_to, inlined: every node
 
 
 def add_gravity(table: vec[i16], i: i64, bonus: i64) -> None:
@@ -410,13 +411,21 @@ class MovePicker:
         """Generate the captures and promotions (not the hash move) and key them as ``order``."""
         keys = self.keys
         n = self.legality.generate(pos, keys, 0, CAPTURES)
+        sq = pos.squares
+        capt = heur.capture_history
         tt = self.tt_move
         j: i64 = 0
         for i in range(n):
             m = keys[i]
             if m == tt:
                 continue
-            keys[j] = heur.capture_key(pos, m) << 16 | m
+            s = capture_score(pos, m)
+            if USE_CAPTURE_HISTORY and s >= 0:  # capture_key, inlined: every capture
+                p = sq[m & 63]
+                d = (m >> 6) & 63
+                c: int = capt[(((p >> 3) * 6 + (p & 7) - 1) << 6 | d) << 3 | sq[d] & 7]
+                s += c // CAPTURE_HISTORY_DIVISOR
+            keys[j] = s << 16 | m
             j += 1
         self.cur = 0
         self.end = j
@@ -451,7 +460,8 @@ class MovePicker:
                 continue
             s = hist[side | m & 4095]
             if USE_CONT_HISTORY:
-                pt = piece_to(sq[m & 63], (m >> 6) & 63)
+                p = sq[m & 63]
+                pt = ((p >> 3) * 6 + (p & 7) - 1) << 6 | (m >> 6) & 63  # piece_to, inlined: every quiet move
                 c1: int = cont[ch1 + pt]
                 c2: int = cont[ch2 + pt]
                 s += c1 + c2

@@ -34,7 +34,6 @@ from search.ordering import (
     USE_CONT_HISTORY,
     Heuristics,
     MovePicker,
-    piece_to,
 )
 from search.score import DRAW, INF, MATE, MATE_BOUND, PIECE_VALUE
 from search.see import see_ge
@@ -360,7 +359,8 @@ class Tree:
             cont_score: i64 = 0  # the quiet move's continuation history, one and two plies back
             if quiet:
                 if USE_CONT_HISTORY:
-                    pt = piece_to(sq[m & 63], (m >> 6) & 63)
+                    p = sq[m & 63]
+                    pt = ((p >> 3) * 6 + (p & 7) - 1) << 6 | (m >> 6) & 63  # piece_to, inlined: every quiet move
                     c1: int = cont[ch1 + pt]
                     c2: int = cont[ch2 + pt]
                     cont_score = c1 + c2
@@ -432,7 +432,7 @@ class Tree:
                     if score >= beta:
                         if quiet:
                             heur.reward(pos, m, ply, depth, picker.tried, picker.ntried, ch1, ch2)
-                        if USE_CAPTURE_HISTORY:
+                        if USE_CAPTURE_HISTORY and (not quiet or picker.ncaptures):
                             heur.reward_capture(pos, 0 if quiet else m, depth, picker.tried_captures, picker.ncaptures)
                         break
             if quiet:
