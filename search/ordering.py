@@ -49,8 +49,10 @@ BAD_CAPTURE_ORDER: Final = 1  # order captures of a cheaper piece that lose the 
 HISTORY_MAX: Final = 1 << 14  # with the malus, history scores stay within +-this (gravity)
 HISTORY_HALVE_AT: Final = 1 << 20  # without the malus, history scores are halved when one reaches this
 HISTORY_BONUS_MAX: Final = 400  # cap of the depth * depth history bonus
-USE_CONT_HISTORY: Final = 1  # continuation history (1 and 2 plies back) in quiet order, LMR and history pruning
-USE_CAPTURE_HISTORY: Final = 1  # capture history added to the MVV-LVA key of captures that do not lose the capturer
+# Off: +47 +/- 46 Elo at 20,000 nodes but +2 +/- 43 at 8 s + 0.08 s (docs/measurements.md):
+# the tree is better, the time per node eats it. Tests switch them on in the pure build.
+USE_CONT_HISTORY: Final = 0  # continuation history (1 and 2 plies back) in quiet order, LMR and history pruning
+USE_CAPTURE_HISTORY: Final = 0  # capture history added to the MVV-LVA key of captures that do not lose the capturer
 CONT_HISTORY_MAX: Final = 1 << 14  # continuation and capture history stay within +-this (gravity; i16 values)
 CAPTURE_HISTORY_DIVISOR: Final = 256  # capture history / this joins MVV-LVA (victims 16 apart): +-64 at most
 TT_MOVE_SCORE: Final = 1 << 30  # ordering: the hash move first

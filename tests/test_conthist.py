@@ -11,6 +11,7 @@ import threading
 
 import pytest
 
+import search.ordering as ordering_module
 import search.tree as tree_module
 from engine.bits import COMPILED, i64_buffer
 from engine.movegen import MAX_MOVES, legal_moves
@@ -35,6 +36,22 @@ from search.ordering import (
 )
 from search.search import Searcher
 from support.walks import random_positions
+
+# The histories are switched off (search.ordering's note): the pure build patches them on for
+# these tests; the compiled build folds the switches, so there the module is skipped.
+pytestmark = pytest.mark.skipif(
+    COMPILED and not (USE_CONT_HISTORY and USE_CAPTURE_HISTORY),
+    reason="the compiled build folds the switches (off); the pure build patches them on",
+)
+
+
+@pytest.fixture(autouse=True)
+def histories_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Continuation and capture history on (pure build: module constants are read at run time)."""
+    for module in (ordering_module, tree_module):
+        monkeypatch.setattr(module, "USE_CONT_HISTORY", 1)
+        monkeypatch.setattr(module, "USE_CAPTURE_HISTORY", 1)
+
 
 POSITIONS = 150  # random positions of seeded games for the picker test
 NEUTRAL_SAMPLE = range(CONT_NEUTRAL, CONT_SIZE)  # the no-context sub-table: must stay zero
@@ -189,10 +206,10 @@ def test_clear_forgets_the_histories() -> None:
     searcher.search(Position(BENCH_FENS[2]), Limits(depth=4), threading.Event(), lambda it: None)
     heur = searcher.tree.heuristics
     assert len(heur.cont) == CONT_SIZE and len(heur.capture_history) == CAPTURE_HISTORY_SIZE
-    if USE_CONT_HISTORY:
+    if ordering_module.USE_CONT_HISTORY:
         assert any(heur.cont)
         assert not any(heur.cont[i] for i in NEUTRAL_SAMPLE)
-    if USE_CAPTURE_HISTORY:
+    if ordering_module.USE_CAPTURE_HISTORY:
         assert any(heur.capture_history)
     heur.clear()
     assert not any(heur.cont)
@@ -241,7 +258,7 @@ def test_picker_with_histories_gives_the_legal_moves_in_the_order_of_order(posit
 
 @pytest.mark.parametrize("fen", BENCH_FENS[:6])
 def test_a_search_with_the_histories_plays_a_legal_move(fen: str) -> None:
-    assert USE_CONT_HISTORY and USE_CAPTURE_HISTORY
+    assert ordering_module.USE_CONT_HISTORY and tree_module.USE_CAPTURE_HISTORY
     searcher = Searcher(1)
     pos = play("", fen)
     for _ in range(2):  # the second search starts from the histories the first one left
