@@ -20,7 +20,10 @@ vector: a read or write is one machine load or store, where a ``list`` read unbo
 object and a write allocates one). They are made by ``i64_table`` (built once), ``i64_buffer``
 (zeros, written by index) and ``i64_store`` (zeros, large): native vectors when compiled; in
 the pure build a ``list`` (fastest in CPython) or, for large stores, an ``array('q')`` (8
-bytes a value). Code uses only what all three share: ``len``, indexing, iteration.
+bytes a value). Code uses only what all three share: ``len``, indexing, iteration. Large
+tables of small values are ``vec[i16]`` from ``i16_store`` (2 bytes a value; ``array('h')``
+in the pure build); mypy keeps ``i16`` and ``i64`` apart, so code reads an element into an
+``int`` variable and writes one from an ``int``.
 
 >>> popcount(native(0xFF00000000000001))
 9
@@ -34,7 +37,7 @@ from array import array
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
-from mypy_extensions import i64
+from mypy_extensions import i16, i64
 
 if TYPE_CHECKING:
     from librt.vecs import vec
@@ -105,6 +108,15 @@ if COMPILED:
         """``n`` zeros in 8 bytes each, for large tables (the transposition table): ``i64_buffer``."""
         return i64_buffer(n)
 
+    def i16_store(n: int) -> vec[i16]:
+        """``n`` zeros in 2 bytes each, for large tables of small values (the continuation history)."""
+        buf = _vec[i16](capacity=n)
+        i: i64 = 0
+        while i < n:
+            buf = _vec_append(buf, 0)
+            i += 1
+        return buf
+
 else:
 
     def native(x: int) -> i64:
@@ -125,6 +137,10 @@ else:
     def i64_store(n: int) -> vec[i64]:
         """``n`` zeros in 8 bytes each (an ``array('q')`` here: a list would box every value)."""
         return array("q", [0]) * n  # type: ignore[return-value]  # repeating a zero: no temporary
+
+    def i16_store(n: int) -> vec[i16]:
+        """``n`` zeros in 2 bytes each (an ``array('h')``); values must stay within +-32767."""
+        return array("h", [0]) * n  # type: ignore[return-value]
 
 
 def unsigned(b: i64) -> int:

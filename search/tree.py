@@ -26,7 +26,15 @@ from engine.position import UNDO_KEY, Position
 from engine.tables import Move
 from search.clock import Clock
 from search.evalcache import EvalCache
-from search.ordering import MAX_PLY, ORDER_VALUE, STAGE_BAD_CAPTURES, Heuristics, MovePicker
+from search.ordering import (
+    MAX_PLY,
+    ORDER_VALUE,
+    STAGE_BAD_CAPTURES,
+    USE_CAPTURE_HISTORY,
+    USE_CONT_HISTORY,
+    Heuristics,
+    MovePicker,
+)
 from search.score import DRAW, INF, MATE, MATE_BOUND, PIECE_VALUE
 from search.see import see_ge
 from search.tt import (
@@ -58,7 +66,8 @@ LMR_MIN_DEPTH: Final = 3  # late move reductions from this depth on ...
 LMR_MIN_MOVES: Final = 3  # ... after this many moves searched at full depth
 LMR_BASE: Final = 0.75  # reduction table: LMR_BASE + ln(depth) * ln(moves searched) / LMR_DIVISOR plies ...
 LMR_DIVISOR: Final = 2.25  # ... so it grows with depth and with the move number
-LMR_HISTORY_DIVISOR: Final = 8192  # one ply less per this much history (more for a move with bad history)
+LMR_HISTORY_DIVISOR: Final = 8192  # one ply less per this much history (more for a move with bad history) ...
+LMR_CONT_HISTORY_DIVISOR: Final = 16384  # ... or this much butterfly + continuation history (USE_CONT_HISTORY)
 LMR_TABLE_SIZE: Final = 64  # the table's rows (depth) and columns (moves searched); larger ones use the last
 CHECK_EXTENSION: Final = 1  # plies added when the side to move is in check
 # Switches are 1/0, not True/False: mypyc 2.4 folds the constants True and 1 into one.
@@ -81,6 +90,12 @@ SEE_PRUNE_MAX_DEPTH: Final = 6  # ... up to this depth ...
 SEE_QUIET_MARGIN: Final = 30  # ... a quiet move whose SEE is below -this * depth^2 (unless it checks) ...
 SEE_CAPTURE_MARGIN: Final = 100  # ... a capture whose SEE is below -this * depth
 DELTA_MARGIN: Final = 200  # quiescence: skip captures that cannot lift alpha even with this margin
+# History pruning's margin is in the tables' units: the bonus is depth * depth (at most 400)
+# against a bound of 16384, so they fill slowly (after 600,000 nodes one continuation entry in a
+# hundred was below -80, pure build) and keep growing over a game (``ucinewgame`` clears them).
+USE_HISTORY_PRUNING: Final = 1  # low depth, non-PV: skip quiet moves with a bad continuation history (USE_CONT_HISTORY)
+HISTORY_PRUNE_MAX_DEPTH: Final = 3  # ... up to this depth, a quiet move (not killer or countermove) that does
+HISTORY_PRUNE_MARGIN: Final = 64  # ... not check, whose two continuation entries sum below -this * depth
 
 
 def _lmr_table() -> list[int]:
@@ -112,6 +127,7 @@ class Tree:
         self.root_nodes_all = 0  # nodes of that root search
         self.singular_extensions: i64 = 0  # counted for tests and tuning
         self.multi_cuts: i64 = 0
+        self.history_prunes: i64 = 0  # quiet moves skipped by history pruning alone
         # Per ply, made once: the move pickers (with their buffers) and the check information.
         self.pickers = [MovePicker() for _ in range(MAX_PLY + 2)]
         self.statics: vec[i64] = i64_buffer(MAX_PLY + 2)  # static eval by ply (-INF in check): "improving"
@@ -319,6 +335,16 @@ class Tree:
         searched = 0
         prune_see = bool(USE_SEE_PRUNING) and not is_pv and not in_check and depth <= SEE_PRUNE_MAX_DEPTH
         lmp_limit = LMP_MOVES[depth] if USE_LMP and not is_pv and not in_check and depth < len(LMP_MOVES) else 999
+        prune_hist = (
+            bool(USE_HISTORY_PRUNING and USE_CONT_HISTORY)
+            and not is_pv
+            and not in_check
+            and depth <= HISTORY_PRUNE_MAX_DEPTH
+        )
+        cont = heur.cont
+        ch1 = picker.ch1
+        ch2 = picker.ch2
+        hist_limit = -HISTORY_PRUNE_MARGIN * depth
         cinfo = self.check_infos[ply]
         cinfo_set = False
         while True:
@@ -330,17 +356,36 @@ class Tree:
             quiet = not sq[(m >> 6) & 63] and not m >> 12
             # SEE pruning: not the first move, nor while every move so far is mated.
             see_now = prune_see and searched > 0 and best_score > -MATE_BOUND
+            cont_score: i64 = 0  # the quiet move's continuation history, one and two plies back
             if quiet:
-                # Futility, late-move count, or (low depth) landing en prise: skipped unless it checks.
+                if USE_CONT_HISTORY:
+                    p = sq[m & 63]
+                    pt = ((p >> 3) * 6 + (p & 7) - 1) << 6 | (m >> 6) & 63  # piece_to, inlined: every quiet move
+                    c1: int = cont[ch1 + pt]
+                    c2: int = cont[ch2 + pt]
+                    cont_score = c1 + c2
+                # Futility, late-move count, bad continuation history or (low depth) landing en
+                # prise: skipped unless it checks.
+                bad_history = (
+                    prune_hist
+                    and searched > 0
+                    and cont_score < hist_limit
+                    and m != picker.k0
+                    and m != picker.k1
+                    and m != picker.counter
+                )
                 if best_score > -MATE_BOUND and (
                     futile
                     or searched >= lmp_limit
+                    or bad_history
                     or (see_now and not see_ge(pos, m, -SEE_QUIET_MARGIN * depth * depth))
                 ):
                     if not cinfo_set:
                         cinfo.set(pos)
                         cinfo_set = True
                     if not gives_check(pos, m, cinfo):
+                        if bad_history and not futile and searched < lmp_limit:
+                            self.history_prunes += 1
                         continue
             elif see_now and not m >> 12 and not see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth):
                 continue  # low depth: a capture that loses too much
@@ -364,7 +409,11 @@ class Tree:
                         if m == picker.k0 or m == picker.k1 or m == picker.counter:
                             reduction -= 1
                         h = heur.history[(pos.turn ^ 1) << 12 | m & 4095]  # pushed: the mover is not to move
-                        reduction -= h // LMR_HISTORY_DIVISOR if h >= 0 else -(-h // LMR_HISTORY_DIVISOR)
+                        if USE_CONT_HISTORY:
+                            h += cont_score
+                            reduction -= h // LMR_CONT_HISTORY_DIVISOR if h >= 0 else -(-h // LMR_CONT_HISTORY_DIVISOR)
+                        else:
+                            reduction -= h // LMR_HISTORY_DIVISOR if h >= 0 else -(-h // LMR_HISTORY_DIVISOR)
                     reduction = max(0, min(reduction, depth - 2))
                     if reduction > 0 and pos.in_check():
                         reduction = 0
@@ -382,10 +431,14 @@ class Tree:
                     alpha = score
                     if score >= beta:
                         if quiet:
-                            heur.reward(pos, m, ply, depth, picker.tried, picker.ntried)
+                            heur.reward(pos, m, ply, depth, picker.tried, picker.ntried, ch1, ch2)
+                        if USE_CAPTURE_HISTORY and (not quiet or picker.ncaptures):
+                            heur.reward_capture(pos, 0 if quiet else m, depth, picker.tried_captures, picker.ncaptures)
                         break
             if quiet:
                 picker.add_tried(m)
+            elif USE_CAPTURE_HISTORY:
+                picker.add_tried_capture(m)
         if not picker.count:  # no legal move
             return -MATE + ply if in_check else DRAW
         if excluded:

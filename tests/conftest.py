@@ -52,6 +52,7 @@ PURE_BUILD_MODULES = frozenset(
         "test_search.py",
         "test_mate.py",
         "test_movepick.py",  # staged generation yields exactly the legal moves in both builds
+        "test_conthist.py",  # continuation and capture history: keys, rewards, bounds, the picker's order
         "test_memory.py",  # Hash bounds memory; no allocation held per node (tracemalloc: pure build)
         "test_keys.py",  # keys and the incremental piece-square sum
         "test_see.py",  # static exchange evaluation against a brute-force exchange search
