@@ -34,6 +34,7 @@ from search.ordering import (
     USE_CONT_HISTORY,
     Heuristics,
     MovePicker,
+    piece_to,
 )
 from search.score import DRAW, INF, MATE, MATE_BOUND, PIECE_VALUE
 from search.see import see_ge
@@ -359,8 +360,7 @@ class Tree:
             cont_score: i64 = 0  # the quiet move's continuation history, one and two plies back
             if quiet:
                 if USE_CONT_HISTORY:
-                    p = sq[m & 63]
-                    pt = ((p >> 3) * 6 + (p & 7) - 1) << 6 | (m >> 6) & 63  # piece_to, inlined: every quiet move
+                    pt = piece_to(sq[m & 63], (m >> 6) & 63)
                     c1: int = cont[ch1 + pt]
                     c2: int = cont[ch2 + pt]
                     cont_score = c1 + c2
