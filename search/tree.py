@@ -9,8 +9,9 @@ board of every piece in the key --, bare kings) score 0. Fail-soft throughout.
 
 The tree counts ``nodes`` and asks its ``clock`` (``search.clock``) every ``CHECK_EVERY``
 nodes, which raises ``SearchStopped`` at a limit; it orders moves with ``heuristics``
-(``search.ordering``) and evaluates through ``evals`` (``search.evalcache``). Every tunable,
-the feature switches (``USE_*``) included, is a named constant in the block below.
+(``search.ordering``) and takes a node's static evaluation from its transposition-table entry
+when that has one, else through ``evals`` (``search.evalcache``); every store records it. Every
+tunable, the feature switches (``USE_*``) included, is a named constant in the block below.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from search.tt import (
     BOUND_EXACT,
     BOUND_LOWER,
     BOUND_UPPER,
+    NO_EVAL,
     TranspositionTable,
     score_from_tt,
     score_to_tt,
@@ -252,7 +254,9 @@ class Tree:
         tt_score: i64 = 0
         tt_depth: i64 = 0
         tt_bound: i64 = 0
+        tt_eval: i64 = NO_EVAL
         if word:
+            tt_eval = self.tt.probe_eval
             tt_move, tt_score, tt_depth, tt_bound = unpack(word)
             tt_score = score_from_tt(tt_score, ply)
             if not is_pv and tt_depth >= depth:
@@ -266,7 +270,7 @@ class Tree:
         static = -INF
         improving = False
         if not in_check:
-            static = self.evals.static(pos)
+            static = tt_eval if tt_eval != NO_EVAL else self.evals.static(pos)  # the entry's, when it has one
             # The static eval rose since this side's previous move (or that one was in check).
             improving = ply < 2 or static > self.statics[ply - 2]
         self.statics[ply] = static
@@ -445,7 +449,7 @@ class Tree:
             return best_score if best_score > -INF else alpha  # no other move: the excluded one is singular
 
         bound = BOUND_LOWER if best_score >= beta else (BOUND_EXACT if best_score > orig_alpha else BOUND_UPPER)
-        self.tt.store(key, best_move, score_to_tt(best_score, ply), depth, bound)
+        self.tt.store(key, best_move, score_to_tt(best_score, ply), depth, bound, static)  # -INF: in check, none
         return best_score
 
     def qsearch(self, pos: Position, alpha: i64, beta: i64, ply: i64, qply: i64) -> i64:
@@ -461,9 +465,11 @@ class Tree:
             self.clock.check(self.nodes)
         self.seldepth = max(self.seldepth, ply)
         use_tt = QS_TT
+        tt_eval: i64 = NO_EVAL
         if use_tt:
             word = self.tt.probe_word(pos.key)
             if word:
+                tt_eval = self.tt.probe_eval
                 _, tt_score, _, tt_bound = unpack(word)
                 tt_score = score_from_tt(tt_score, ply)
                 if (
@@ -475,6 +481,7 @@ class Tree:
         in_check = pos.in_check()
         orig_alpha = alpha
         picker = self.pickers[ply]
+        stand: i64 = -INF  # the static eval: none in check
         if in_check:
             n = picker.start_qsearch(pos, ALL, None)
             if not n:
@@ -486,7 +493,7 @@ class Tree:
         else:
             if pos.halfmove >= 100:
                 return DRAW
-            stand = self.evals.static(pos)
+            stand = tt_eval if tt_eval != NO_EVAL else self.evals.static(pos)  # the entry's, when it has one
             if stand >= beta or ply >= MAX_PLY:
                 return stand
             alpha = max(alpha, stand)
@@ -546,5 +553,5 @@ class Tree:
                         break
         if use_tt:
             bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > orig_alpha else BOUND_UPPER)
-            self.tt.store(pos.key, best_move, score_to_tt(best, ply), 0, bound)
+            self.tt.store(pos.key, best_move, score_to_tt(best, ply), 0, bound, stand)
         return best
