@@ -86,7 +86,8 @@ SE_MIN_DEPTH: Final = 8  # singular extension: from this depth on, when the hash
 SE_TT_DEPTH_MARGIN: Final = 3  # ... is at most this much shallower and not an upper bound: the other moves
 SE_MARGIN: Final = 2  # are searched to half depth against (hash score - this * depth); all fail low: +1 ply
 QS_CHECKS: Final = 1  # first quiescence ply also tries quiet moves that give direct check
-QS_TT: Final = 1  # quiescence probes and stores the transposition table (depth 0)
+QS_TT: Final = 1  # quiescence probes and stores the transposition table (depth 0) ...
+QS_TT_STAND_PAT: Final = 1  # ... a stand-pat cutoff too when the probe missed (lower bound: the eval kept)
 QS_BAD_CAPTURES: Final = 1  # quiescence skips taking a cheaper piece when the exchange loses (SEE < 0)
 USE_SEE_PRUNING: Final = 1  # low depth, non-PV: skip quiet moves landing en prise and captures losing material
 SEE_PRUNE_MAX_DEPTH: Final = 6  # ... up to this depth ...
@@ -465,6 +466,7 @@ class Tree:
             self.clock.check(self.nodes)
         self.seldepth = max(self.seldepth, ply)
         use_tt = QS_TT
+        word: i64 = 0
         tt_eval: i64 = NO_EVAL
         if use_tt:
             word = self.tt.probe_word(pos.key)
@@ -495,6 +497,10 @@ class Tree:
                 return DRAW
             stand = tt_eval if tt_eval != NO_EVAL else self.evals.static(pos)  # the entry's, when it has one
             if stand >= beta or ply >= MAX_PLY:
+                if QS_TT_STAND_PAT and use_tt and stand >= beta and not word:
+                    # The result a probe would recompute (stand >= any beta up to it), and the
+                    # eval for the next visit: the eval cache keeps only 2**16.
+                    self.tt.store(pos.key, 0, score_to_tt(stand, ply), 0, BOUND_LOWER, stand)
                 return stand
             alpha = max(alpha, stand)
             best = stand

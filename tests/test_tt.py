@@ -316,3 +316,14 @@ def test_the_tree_takes_the_evaluation_from_the_entry() -> None:
     assert tree.qsearch(pos, 999, 1000, 1, 0) == evaluate(pos)  # no entry: evaluate's (no capture to try)
     tree.negamax(pos, 2, -INF, INF, 1, True, True)
     assert searcher.tt.static_eval(pos.key) == evaluate(pos)  # the store recorded the node's evaluation
+
+
+def test_a_stand_pat_cutoff_on_a_miss_records_its_evaluation() -> None:
+    pos = Position(BENCH_FENS[0])
+    stand = evaluate(pos)
+    searcher = Searcher(1)
+    assert searcher.tree.qsearch(pos, stand - 10, stand - 9, 1, 0) == stand
+    assert searcher.tt.probe(pos.key) == (0, stand, 0, BOUND_LOWER) and searcher.tt.static_eval(pos.key) == stand
+    searcher.tt.clear()
+    assert searcher.tree.qsearch(pos, stand + 9, stand + 10, 1, 0) == stand  # below beta: no cutoff ...
+    assert searcher.tt.probe(pos.key) is None  # ... and the start has nothing to capture: nothing stored
