@@ -51,7 +51,7 @@ MAX_MATE = 100  # longest mate searched (moves); a larger ``go mate`` is searche
 TIME_SHARE = 0.9  # the proof may use this share of the hard time limit; the normal search gets the rest
 NODE_SHARE = 0.9  # ... and this share of a node limit
 FALLBACK_DEPTH = 5  # without a clock or limits, the normal search after a failed proof goes this deep
-TABLE_MAX_SLOTS = 1 << 21  # the proof table has as many slots as the hash table, at most this many (32 MB)
+TABLE_MAX_SLOTS = 1 << 21  # the proof table has a slot per word of the hash table, at most this many (32 MB)
 ORDER_HASH = 1 << 30  # attacker/defender ordering: the table's move first
 ORDER_KILLER = 1 << 29  # ... then the killer of this ply
 ORDER_CHECK = 1 << 20  # attacker: checks before captures before the rest
@@ -121,7 +121,7 @@ class MateSearch:
         self.tree = tree
         self.parent_clock = clock
         self.clock = clock
-        self.table = MateTable(min(tree.tt.slots, TABLE_MAX_SLOTS))
+        self.table = MateTable(min(tree.tt.bytes_used // 8, TABLE_MAX_SLOTS))
         self.pos = Position(None)
         self.nodes = 0
         self.seldepth = 0

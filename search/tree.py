@@ -9,8 +9,9 @@ board of every piece in the key --, bare kings) score 0. Fail-soft throughout.
 
 The tree counts ``nodes`` and asks its ``clock`` (``search.clock``) every ``CHECK_EVERY``
 nodes, which raises ``SearchStopped`` at a limit; it orders moves with ``heuristics``
-(``search.ordering``) and evaluates through ``evals`` (``search.evalcache``). Every tunable,
-the feature switches (``USE_*``) included, is a named constant in the block below.
+(``search.ordering``) and takes a node's static evaluation from its transposition-table entry
+when that has one, else through ``evals`` (``search.evalcache``); every store records it. Every
+tunable, the feature switches (``USE_*``) included, is a named constant in the block below.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from search.tt import (
     BOUND_EXACT,
     BOUND_LOWER,
     BOUND_UPPER,
+    NO_EVAL,
     TranspositionTable,
     score_from_tt,
     score_to_tt,
@@ -84,7 +86,8 @@ SE_MIN_DEPTH: Final = 8  # singular extension: from this depth on, when the hash
 SE_TT_DEPTH_MARGIN: Final = 3  # ... is at most this much shallower and not an upper bound: the other moves
 SE_MARGIN: Final = 2  # are searched to half depth against (hash score - this * depth); all fail low: +1 ply
 QS_CHECKS: Final = 1  # first quiescence ply also tries quiet moves that give direct check
-QS_TT: Final = 1  # quiescence probes and stores the transposition table (depth 0)
+QS_TT: Final = 1  # quiescence probes and stores the transposition table (depth 0) ...
+QS_TT_STAND_PAT: Final = 1  # ... a stand-pat cutoff too when the probe missed (lower bound: the eval kept)
 QS_BAD_CAPTURES: Final = 1  # quiescence skips taking a cheaper piece when the exchange loses (SEE < 0)
 USE_SEE_PRUNING: Final = 1  # low depth, non-PV: skip quiet moves landing en prise and captures losing material
 SEE_PRUNE_MAX_DEPTH: Final = 6  # ... up to this depth ...
@@ -252,7 +255,9 @@ class Tree:
         tt_score: i64 = 0
         tt_depth: i64 = 0
         tt_bound: i64 = 0
+        tt_eval: i64 = NO_EVAL
         if word:
+            tt_eval = self.tt.probe_eval
             tt_move, tt_score, tt_depth, tt_bound = unpack(word)
             tt_score = score_from_tt(tt_score, ply)
             if not is_pv and tt_depth >= depth:
@@ -266,7 +271,7 @@ class Tree:
         static = -INF
         improving = False
         if not in_check:
-            static = self.evals.static(pos)
+            static = tt_eval if tt_eval != NO_EVAL else self.evals.static(pos)  # the entry's, when it has one
             # The static eval rose since this side's previous move (or that one was in check).
             improving = ply < 2 or static > self.statics[ply - 2]
         self.statics[ply] = static
@@ -445,7 +450,7 @@ class Tree:
             return best_score if best_score > -INF else alpha  # no other move: the excluded one is singular
 
         bound = BOUND_LOWER if best_score >= beta else (BOUND_EXACT if best_score > orig_alpha else BOUND_UPPER)
-        self.tt.store(key, best_move, score_to_tt(best_score, ply), depth, bound)
+        self.tt.store(key, best_move, score_to_tt(best_score, ply), depth, bound, static)  # -INF: in check, none
         return best_score
 
     def qsearch(self, pos: Position, alpha: i64, beta: i64, ply: i64, qply: i64) -> i64:
@@ -461,9 +466,12 @@ class Tree:
             self.clock.check(self.nodes)
         self.seldepth = max(self.seldepth, ply)
         use_tt = QS_TT
+        word: i64 = 0
+        tt_eval: i64 = NO_EVAL
         if use_tt:
             word = self.tt.probe_word(pos.key)
             if word:
+                tt_eval = self.tt.probe_eval
                 _, tt_score, _, tt_bound = unpack(word)
                 tt_score = score_from_tt(tt_score, ply)
                 if (
@@ -475,6 +483,7 @@ class Tree:
         in_check = pos.in_check()
         orig_alpha = alpha
         picker = self.pickers[ply]
+        stand: i64 = -INF  # the static eval: none in check
         if in_check:
             n = picker.start_qsearch(pos, ALL, None)
             if not n:
@@ -486,8 +495,12 @@ class Tree:
         else:
             if pos.halfmove >= 100:
                 return DRAW
-            stand = self.evals.static(pos)
+            stand = tt_eval if tt_eval != NO_EVAL else self.evals.static(pos)  # the entry's, when it has one
             if stand >= beta or ply >= MAX_PLY:
+                if QS_TT_STAND_PAT and use_tt and stand >= beta and not word:
+                    # The result a probe would recompute (stand >= any beta up to it), and the
+                    # eval for the next visit: the eval cache keeps only 2**16.
+                    self.tt.store(pos.key, 0, score_to_tt(stand, ply), 0, BOUND_LOWER, stand)
                 return stand
             alpha = max(alpha, stand)
             best = stand
@@ -546,5 +559,5 @@ class Tree:
                         break
         if use_tt:
             bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > orig_alpha else BOUND_UPPER)
-            self.tt.store(pos.key, best_move, score_to_tt(best, ply), 0, bound)
+            self.tt.store(pos.key, best_move, score_to_tt(best, ply), 0, bound, stand)
         return best
