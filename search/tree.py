@@ -64,7 +64,8 @@ RFP_MARGIN: Final = 100  # ... when static eval exceeds beta by this much per pl
 IIR_MIN_DEPTH: Final = 4  # internal iterative reduction: one ply less from this depth on without a hash move
 FUTILITY_MAX_DEPTH: Final = 3  # futility pruning of quiet moves up to this depth ...
 FUTILITY_MARGIN: Final = 120  # ... when static eval + this much per ply cannot reach alpha
-LMP_MOVES: Final = (0, 5, 9, 14)  # late move pruning: at depth d (< 4), quiet moves after this many are skipped
+LMP_MAX_DEPTH: Final = 8  # late move pruning: at depth d up to this, quiet moves after ...
+LMP_BASE: Final = 6  # ... (this + d * d) / 2 moves are skipped (twice as many when improving)
 LMR_MIN_DEPTH: Final = 3  # late move reductions from this depth on ...
 LMR_MIN_MOVES: Final = 3  # ... after this many moves searched at full depth
 LMR_BASE: Final = 0.75  # reduction table: LMR_BASE + ln(depth) * ln(moves searched) / LMR_DIVISOR plies ...
@@ -340,7 +341,7 @@ class Tree:
         sq = pos.squares
         searched = 0
         prune_see = bool(USE_SEE_PRUNING) and not is_pv and not in_check and depth <= SEE_PRUNE_MAX_DEPTH
-        lmp_limit = LMP_MOVES[depth] if USE_LMP and not is_pv and not in_check and depth < len(LMP_MOVES) else 999
+        lmp_limit = (LMP_BASE + depth * depth) * (1 + improving) // 2 if USE_LMP and not is_pv and not in_check and depth <= LMP_MAX_DEPTH else 999
         prune_hist = (
             bool(USE_HISTORY_PRUNING and USE_CONT_HISTORY)
             and not is_pv
