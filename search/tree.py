@@ -73,6 +73,7 @@ LMR_DIVISOR: Final = 2.25  # ... so it grows with depth and with the move number
 LMR_HISTORY_DIVISOR: Final = 8192  # one ply less per this much history (more for a move with bad history) ...
 LMR_CONT_HISTORY_DIVISOR: Final = 16384  # ... or this much butterfly + continuation history (USE_CONT_HISTORY)
 LMR_TABLE_SIZE: Final = 64  # the table's rows (depth) and columns (moves searched); larger ones use the last
+CUT_NODE_REDUCTION: Final = 1  # LMR: plies more at an expected cut node (a null-window child of a late move)
 CHECK_EXTENSION: Final = 1  # plies added when the side to move is in check
 # Switches are 1/0, not True/False: mypyc 2.4 folds the constants True and 1 into one.
 USE_NULL: Final = 1  # null-move pruning
@@ -162,7 +163,7 @@ class Tree:
             if i == 0:
                 score = -self.negamax(pos, depth - 1, -beta, -alpha, 1, True, True)
             else:
-                score = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1, False, True)
+                score = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1, False, True, 0, True)
                 if alpha < score < beta:
                     score = -self.negamax(pos, depth - 1, -beta, -alpha, 1, True, True)
             pos.pop()
@@ -223,6 +224,7 @@ class Tree:
         is_pv: bool,
         can_null: bool,
         excluded: i64 = 0,
+        cut_node: bool = False,
     ) -> i64:
         """Score of ``pos`` for the side to move, searched ``depth`` plies; fail-soft.
 
@@ -232,6 +234,8 @@ class Tree:
         ``excluded`` (the singular-extension test) is a move left out: that search of the
         position without its hash move neither reads nor writes the transposition table, so
         it never overwrites the real entry, and does no null move or reverse futility.
+        ``cut_node`` marks a node expected to fail high (a null-window child of a late move,
+        every other ply below): late moves there are reduced more.
         """
         self.nodes += 1
         if self.nodes >= self.clock.next_check:
@@ -297,7 +301,7 @@ class Tree:
                     saved_null = self.last_null
                     self.last_null = len(pos.stack)
                     pos.push_null()
-                    score = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, False, False)
+                    score = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, False, False, 0, not cut_node)
                     pos.pop_null()
                     self.last_null = saved_null
                     if score >= beta:
@@ -314,7 +318,7 @@ class Tree:
             and -MATE_BOUND < tt_score < MATE_BOUND
         ):
             s_beta = tt_score - SE_MARGIN * depth
-            score = self.negamax(pos, (depth - 1) // 2, s_beta - 1, s_beta, ply, False, False, tt_move)
+            score = self.negamax(pos, (depth - 1) // 2, s_beta - 1, s_beta, ply, False, False, tt_move, cut_node)
             if score < s_beta:
                 singular = tt_move  # every other move fails low: the hash move is singular
                 self.singular_extensions += 1
@@ -398,7 +402,7 @@ class Tree:
             pos.push(m)
             new_depth = depth - 1 + (m == singular)
             if searched == 0:
-                score = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, is_pv, True)
+                score = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, is_pv, True, 0, not is_pv and not cut_node)
             else:
                 reduction: i64 = 0
                 if (
@@ -410,6 +414,8 @@ class Tree:
                 ):
                     reduction = LMR[min(depth, LMR_TABLE_SIZE - 1) * LMR_TABLE_SIZE + min(searched, LMR_TABLE_SIZE - 1)]
                     reduction += (not is_pv) and (not improving)
+                    if cut_node:
+                        reduction += CUT_NODE_REDUCTION
                     reduction -= is_pv
                     if quiet:
                         if m == picker.k0 or m == picker.k1 or m == picker.counter:
@@ -423,9 +429,10 @@ class Tree:
                     reduction = max(0, min(reduction, depth - 2))
                     if reduction > 0 and pos.in_check():
                         reduction = 0
-                score = -self.negamax(pos, new_depth - reduction, -alpha - 1, -alpha, ply + 1, False, True)
+                # A late move's null-window child is expected to fail high (its re-search is not).
+                score = -self.negamax(pos, new_depth - reduction, -alpha - 1, -alpha, ply + 1, False, True, 0, True)
                 if score > alpha and reduction > 0:
-                    score = -self.negamax(pos, new_depth, -alpha - 1, -alpha, ply + 1, False, True)
+                    score = -self.negamax(pos, new_depth, -alpha - 1, -alpha, ply + 1, False, True, 0, not cut_node)
                 if is_pv and alpha < score < beta:
                     score = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, True, True)
             pos.pop()
