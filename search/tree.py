@@ -64,6 +64,8 @@ RFP_MARGIN: Final = 100  # ... when static eval exceeds beta by this much per pl
 IIR_MIN_DEPTH: Final = 4  # internal iterative reduction: one ply less from this depth on without a hash move
 FUTILITY_MAX_DEPTH: Final = 3  # futility pruning of quiet moves up to this depth ...
 FUTILITY_MARGIN: Final = 120  # ... when static eval + this much per ply cannot reach alpha
+LATE_FUTILITY_MAX_DEPTH: Final = 8  # late quiet moves up to this depth: pruned when static eval + the margin
+# times (1 + the depth left after their late-move reduction) cannot reach alpha
 LMP_MAX_DEPTH: Final = 8  # late move pruning: at depth d up to this, quiet moves after ...
 LMP_BASE: Final = 6  # ... (this + d * d) / 2 moves are skipped (twice as many when improving)
 LMR_MIN_DEPTH: Final = 3  # late move reductions from this depth on ...
@@ -339,6 +341,14 @@ class Tree:
             and static + FUTILITY_MARGIN * depth <= alpha
             and alpha > -MATE_BOUND
         )
+        late_futile = (
+            bool(USE_FUTILITY)
+            and not is_pv
+            and not in_check
+            and depth <= LATE_FUTILITY_MAX_DEPTH
+            and alpha > -MATE_BOUND
+        )
+        lmr_row = min(depth, LMR_TABLE_SIZE - 1) * LMR_TABLE_SIZE
         orig_alpha = alpha
         best_score = -INF
         best_move = 0
@@ -386,6 +396,12 @@ class Tree:
                 )
                 if best_score > -MATE_BOUND and (
                     futile
+                    or (
+                        late_futile
+                        and searched > 0
+                        and static + FUTILITY_MARGIN * (1 + max(0, depth - LMR[lmr_row + min(searched, LMR_TABLE_SIZE - 1)]))
+                        <= alpha
+                    )
                     or searched >= lmp_limit
                     or bad_history
                     or (see_now and not see_ge(pos, m, -SEE_QUIET_MARGIN * depth * depth))
