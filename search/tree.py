@@ -64,7 +64,10 @@ RFP_MARGIN: Final = 100  # ... when static eval exceeds beta by this much per pl
 IIR_MIN_DEPTH: Final = 4  # internal iterative reduction: one ply less from this depth on without a hash move
 FUTILITY_MAX_DEPTH: Final = 3  # futility pruning of quiet moves up to this depth ...
 FUTILITY_MARGIN: Final = 120  # ... when static eval + this much per ply cannot reach alpha
-LMP_MOVES: Final = (0, 5, 9, 14)  # late move pruning: at depth d (< 4), quiet moves after this many are skipped
+LATE_FUTILITY_MAX_DEPTH: Final = 8  # and, up to this depth, a late quiet move when static eval + the margin times
+# (1 + the depth left after the move's late-move reduction) cannot reach alpha
+LMP_MAX_DEPTH: Final = 8  # late move pruning: at depth d up to this, quiet moves after ...
+LMP_BASE: Final = 6  # ... (this + d * d) / 2 moves searched are skipped (twice as many when improving)
 LMR_MIN_DEPTH: Final = 3  # late move reductions from this depth on ...
 LMR_MIN_MOVES: Final = 3  # ... after this many moves searched at full depth
 LMR_BASE: Final = 0.75  # reduction table: LMR_BASE + ln(depth) * ln(moves searched) / LMR_DIVISOR plies ...
@@ -72,6 +75,7 @@ LMR_DIVISOR: Final = 2.25  # ... so it grows with depth and with the move number
 LMR_HISTORY_DIVISOR: Final = 8192  # one ply less per this much history (more for a move with bad history) ...
 LMR_CONT_HISTORY_DIVISOR: Final = 16384  # ... or this much butterfly + continuation history (USE_CONT_HISTORY)
 LMR_TABLE_SIZE: Final = 64  # the table's rows (depth) and columns (moves searched); larger ones use the last
+CUT_NODE_REDUCTION: Final = 1  # LMR: plies more at an expected cut node (a null-window child of a late move)
 CHECK_EXTENSION: Final = 1  # plies added when the side to move is in check
 # Switches are 1/0, not True/False: mypyc 2.4 folds the constants True and 1 into one.
 USE_NULL: Final = 1  # null-move pruning
@@ -113,6 +117,7 @@ def _lmr_table() -> list[int]:
 
 
 LMR: Final = _lmr_table()
+LMR_LAST: Final = LMR_TABLE_SIZE - 1  # the last row and column
 
 
 class Tree:
@@ -161,7 +166,7 @@ class Tree:
             if i == 0:
                 score = -self.negamax(pos, depth - 1, -beta, -alpha, 1, True, True)
             else:
-                score = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1, False, True)
+                score = -self.negamax(pos, depth - 1, -alpha - 1, -alpha, 1, False, True, 0, True)
                 if alpha < score < beta:
                     score = -self.negamax(pos, depth - 1, -beta, -alpha, 1, True, True)
             pos.pop()
@@ -222,6 +227,7 @@ class Tree:
         is_pv: bool,
         can_null: bool,
         excluded: i64 = 0,
+        cut_node: bool = False,
     ) -> i64:
         """Score of ``pos`` for the side to move, searched ``depth`` plies; fail-soft.
 
@@ -231,6 +237,8 @@ class Tree:
         ``excluded`` (the singular-extension test) is a move left out: that search of the
         position without its hash move neither reads nor writes the transposition table, so
         it never overwrites the real entry, and does no null move or reverse futility.
+        ``cut_node`` marks a node expected to fail high (a null-window child of a late move,
+        every other ply below): late moves there are reduced more.
         """
         self.nodes += 1
         if self.nodes >= self.clock.next_check:
@@ -296,7 +304,7 @@ class Tree:
                     saved_null = self.last_null
                     self.last_null = len(pos.stack)
                     pos.push_null()
-                    score = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, False, False)
+                    score = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, False, False, 0, not cut_node)
                     pos.pop_null()
                     self.last_null = saved_null
                     if score >= beta:
@@ -313,7 +321,7 @@ class Tree:
             and -MATE_BOUND < tt_score < MATE_BOUND
         ):
             s_beta = tt_score - SE_MARGIN * depth
-            score = self.negamax(pos, (depth - 1) // 2, s_beta - 1, s_beta, ply, False, False, tt_move)
+            score = self.negamax(pos, (depth - 1) // 2, s_beta - 1, s_beta, ply, False, False, tt_move, cut_node)
             if score < s_beta:
                 singular = tt_move  # every other move fails low: the hash move is singular
                 self.singular_extensions += 1
@@ -334,13 +342,23 @@ class Tree:
             and static + FUTILITY_MARGIN * depth <= alpha
             and alpha > -MATE_BOUND
         )
+        late_futile = (
+            bool(USE_FUTILITY)
+            and not is_pv
+            and not in_check
+            and depth <= LATE_FUTILITY_MAX_DEPTH
+            and alpha > -MATE_BOUND
+        )
+        lmr_row = min(depth, LMR_LAST) * LMR_TABLE_SIZE  # this depth's row of the reduction table
         orig_alpha = alpha
         best_score = -INF
         best_move = 0
         sq = pos.squares
         searched = 0
         prune_see = bool(USE_SEE_PRUNING) and not is_pv and not in_check and depth <= SEE_PRUNE_MAX_DEPTH
-        lmp_limit = LMP_MOVES[depth] if USE_LMP and not is_pv and not in_check and depth < len(LMP_MOVES) else 999
+        lmp_limit = 999
+        if USE_LMP and not is_pv and not in_check and depth <= LMP_MAX_DEPTH:
+            lmp_limit = (LMP_BASE + depth * depth) * (1 + improving) // 2
         prune_hist = (
             bool(USE_HISTORY_PRUNING and USE_CONT_HISTORY)
             and not is_pv
@@ -381,6 +399,11 @@ class Tree:
                 )
                 if best_score > -MATE_BOUND and (
                     futile
+                    or (
+                        late_futile
+                        and searched > 0
+                        and static + FUTILITY_MARGIN * (1 + max(0, depth - LMR[lmr_row + min(searched, LMR_LAST)])) <= alpha
+                    )
                     or searched >= lmp_limit
                     or bad_history
                     or (see_now and not see_ge(pos, m, -SEE_QUIET_MARGIN * depth * depth))
@@ -397,7 +420,7 @@ class Tree:
             pos.push(m)
             new_depth = depth - 1 + (m == singular)
             if searched == 0:
-                score = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, is_pv, True)
+                score = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, is_pv, True, 0, not is_pv and not cut_node)
             else:
                 reduction: i64 = 0
                 if (
@@ -407,8 +430,10 @@ class Tree:
                     and (quiet or picker.stage == STAGE_BAD_CAPTURES)
                     and not in_check
                 ):
-                    reduction = LMR[min(depth, LMR_TABLE_SIZE - 1) * LMR_TABLE_SIZE + min(searched, LMR_TABLE_SIZE - 1)]
+                    reduction = LMR[lmr_row + min(searched, LMR_LAST)]
                     reduction += (not is_pv) and (not improving)
+                    if cut_node:
+                        reduction += CUT_NODE_REDUCTION
                     reduction -= is_pv
                     if quiet:
                         if m == picker.k0 or m == picker.k1 or m == picker.counter:
@@ -422,9 +447,10 @@ class Tree:
                     reduction = max(0, min(reduction, depth - 2))
                     if reduction > 0 and pos.in_check():
                         reduction = 0
-                score = -self.negamax(pos, new_depth - reduction, -alpha - 1, -alpha, ply + 1, False, True)
+                # A late move's null-window child is expected to fail high (its re-search is not).
+                score = -self.negamax(pos, new_depth - reduction, -alpha - 1, -alpha, ply + 1, False, True, 0, True)
                 if score > alpha and reduction > 0:
-                    score = -self.negamax(pos, new_depth, -alpha - 1, -alpha, ply + 1, False, True)
+                    score = -self.negamax(pos, new_depth, -alpha - 1, -alpha, ply + 1, False, True, 0, not cut_node)
                 if is_pv and alpha < score < beta:
                     score = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, True, True)
             pos.pop()
