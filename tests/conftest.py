@@ -57,6 +57,7 @@ PURE_BUILD_MODULES = frozenset(
         "test_keys.py",  # keys and the incremental piece-square sum
         "test_see.py",  # static exchange evaluation against a brute-force exchange search
         "test_singular.py",  # the singular extension switched on (the pure build patches the switch)
+        "test_pruning.py",  # LMP, late futility and cut nodes against their old reach (the pure build patches them)
         "test_tt.py",  # replacement in buckets, the same-key rule
         "test_timeman.py",  # the time plans
         "test_tune.py",  # the evaluation fitter patches the weights: pure build only
