@@ -59,6 +59,8 @@ NULL_REDUCTION: Final = 2  # base null-move depth reduction ...
 NULL_REDUCTION_DIVISOR: Final = 4  # ... plus one ply per this many plies of depth ...
 NULL_EVAL_DIVISOR: Final = 200  # ... plus one per this many centipawns of static eval above beta ...
 NULL_EVAL_MAX: Final = 3  # ... up to this many
+NULL_VERIFY_MIN_DEPTH: Final = 12  # from this depth on a null-move fail high is verified: the same depth without
+# the null move, and no null move for either side in the first 3/4 of its plies (zugzwang)
 RFP_MAX_DEPTH: Final = 8  # reverse futility pruning up to this depth ...
 RFP_MARGIN: Final = 100  # ... when static eval exceeds beta by this much per ply (one ply less when improving)
 IIR_MIN_DEPTH: Final = 4  # internal iterative reduction: one ply less from this depth on without a hash move
@@ -79,6 +81,7 @@ CUT_NODE_REDUCTION: Final = 1  # LMR: plies more at an expected cut node (a null
 CHECK_EXTENSION: Final = 1  # plies added when the side to move is in check
 # Switches are 1/0, not True/False: mypyc 2.4 folds the constants True and 1 into one.
 USE_NULL: Final = 1  # null-move pruning
+USE_NULL_VERIFY: Final = 1  # verification of deep null-move cutoffs (NULL_VERIFY_MIN_DEPTH)
 USE_LMR: Final = 1  # late move reductions
 USE_RFP: Final = 1  # reverse futility pruning
 USE_FUTILITY: Final = 1  # futility pruning of quiet moves
@@ -131,11 +134,14 @@ class Tree:
         self.nodes: i64 = 0
         self.seldepth: i64 = 0
         self.last_null: i64 = -1  # stack index of the innermost null move on the current path
+        self.null_min_ply: i64 = 0  # no null move before this ply (inside a null-move verification)
         self.root_best: Move = 0  # best move found so far in the running root search
         self.root_nodes_best = 0  # nodes spent under the best root move in the last root search
         self.root_nodes_all = 0  # nodes of that root search
         self.singular_extensions: i64 = 0  # counted for tests and tuning
         self.multi_cuts: i64 = 0
+        self.null_verifications: i64 = 0  # deep null-move cutoffs verified ...
+        self.null_refutations: i64 = 0  # ... and those the verification refuted (the node searched normally)
         self.history_prunes: i64 = 0  # quiet moves skipped by history pruning alone
         # Per ply, made once: the move pickers (with their buffers) and the check information.
         self.pickers = [MovePicker() for _ in range(MAX_PLY + 2)]
@@ -146,6 +152,7 @@ class Tree:
         self.nodes = 0
         self.seldepth = 0
         self.last_null = -1
+        self.null_min_ply = 0  # a stop inside a verification leaves it set
         self.heuristics.new_search()
 
     def root(self, pos: Position, moves: list[Move], depth: int, alpha: int, beta: int) -> tuple[int, Move]:
@@ -296,6 +303,7 @@ class Tree:
                     USE_NULL
                     and can_null
                     and depth >= NULL_MIN_DEPTH
+                    and ply >= self.null_min_ply
                     and static >= beta
                     and beta < MATE_BOUND
                     and self.has_pieces(pos)
@@ -308,7 +316,19 @@ class Tree:
                     pos.pop_null()
                     self.last_null = saved_null
                     if score >= beta:
-                        return beta if score >= MATE_BOUND else score
+                        if score >= MATE_BOUND:
+                            score = beta  # an unproved mate
+                        if not USE_NULL_VERIFY or depth < NULL_VERIFY_MIN_DEPTH or self.null_min_ply:
+                            return score
+                        # Deep: verify without the null move, at the null move's depth, with no
+                        # null move for either side in the first 3/4 of it.
+                        self.null_verifications += 1
+                        self.null_min_ply = ply + 3 * (depth - 1 - r) // 4
+                        verified = self.negamax(pos, depth - 1 - r, beta - 1, beta, ply, False, False, 0, cut_node)
+                        self.null_min_ply = 0
+                        if verified >= beta:
+                            return score
+                        self.null_refutations += 1
 
         singular: i64 = 0  # the hash move, when it is singular: searched one ply deeper
         if (

@@ -2,7 +2,9 @@
 futility of late quiet moves by their reduced depth, and the extra reduction at expected cut
 nodes. Each is wired in: with it switched back to its old reach (the pure build patches the
 module's constants; the compiled build folds them) the same fixed-depth searches visit more
-nodes, and with it the searches still play legal moves and see the mates they saw."""
+nodes, and with it the searches still play legal moves and see the mates they saw.
+Null-move verification (``NULL_VERIFY_MIN_DEPTH``): deep null-move cutoffs searched again
+without null moves in their first plies, the guard cleared after a stop."""
 
 from __future__ import annotations
 
@@ -96,3 +98,78 @@ def test_the_normal_search_sees_every_mate_it_saw_before(fen: str, n: int, monke
     assert on[0] == off[0], (fen, on, off)
     if n == 1:
         assert on[0] == 1  # a mate in one is never missed
+
+
+
+class NullSpy:
+    """Records ``(ply, tree.null_min_ply)`` at every null move of ``searcher`` (searches of a
+    fresh ``Position``, whose stack length is the ply)."""
+
+    def __init__(self, searcher: Searcher, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.passes: list[tuple[int, int]] = []
+        push_null = Position.push_null
+
+        def spy(pos: Position) -> None:
+            self.passes.append((len(pos.stack), searcher.tree.null_min_ply))
+            push_null(pos)
+
+        monkeypatch.setattr(Position, "push_null", spy)
+
+
+def test_deep_null_cutoffs_are_verified_without_null_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A null-move cutoff at ``NULL_VERIFY_MIN_DEPTH`` or deeper is verified by a search of the
+    real moves in which no null move is made before ``null_min_ply`` (3/4 of its depth): with
+    the reach lowered to depth 2, searches verify, never pass inside a verification's first
+    plies, end with the guard cleared, and report the mates they reported without it."""
+    monkeypatch.setattr(tree_module, "NULL_VERIFY_MIN_DEPTH", 2)
+    searcher = Searcher(16)
+    spy = NullSpy(searcher, monkeypatch)
+    for fen in FENS:
+        pos = Position(fen)
+        result = searcher.search(pos, Limits(depth=DEPTH), threading.Event(), lambda it: None)
+        assert result.best in pos.legal_moves()
+        assert searcher.tree.null_min_ply == 0
+    assert searcher.tree.null_verifications > 0
+    assert all(ply >= floor for ply, floor in spy.passes), [p for p in spy.passes if p[0] < p[1]][:5]
+    for fen, n, _, name in MATES:
+        if n <= 2:
+            verified = mate_found(fen, 5)
+            with monkeypatch.context() as m:
+                m.setattr(tree_module, "NULL_VERIFY_MIN_DEPTH", 99)
+                assert verified == mate_found(fen, 5), name
+
+
+def test_the_guard_holds_null_moves_back_to_its_ply(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inside a verification (``null_min_ply`` set) no null move is made above that ply, and
+    below it null moves resume; without the guard the same search passes from the first plies.
+    (At depth 6 a real verification is too shallow to reach its floor: this drives the tree
+    directly, at a null window, as a verification does.)"""
+    searcher = Searcher(16)
+    spy = NullSpy(searcher, monkeypatch)
+    plies: dict[int, set[int]] = {}
+    for floor in (0, 3):
+        searcher.clear()
+        tree = searcher.tree
+        tree.new_search()
+        tree.null_min_ply = floor
+        spy.passes.clear()
+        tree.negamax(Position(FENS[0]), DEPTH, -30, -29, 0, False, False)
+        plies[floor] = {ply for ply, _ in spy.passes}
+    assert min(plies[0]) < 3, plies
+    assert plies[3] and min(plies[3]) >= 3, plies
+
+
+def test_a_stop_inside_a_verification_leaves_no_guard(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search stopped by its node limit inside a verification leaves ``null_min_ply`` set;
+    the next search clears it and makes its null moves from the first plies on."""
+    monkeypatch.setattr(tree_module, "NULL_VERIFY_MIN_DEPTH", 2)
+    searcher = Searcher(16)
+    for nodes in range(200, 20_000, 137):
+        searcher.search(Position(FENS[0]), Limits(nodes=nodes), threading.Event(), lambda it: None)
+        if searcher.tree.null_min_ply:
+            break
+    else:
+        pytest.fail("no node limit stopped a search inside a verification")
+    spy = NullSpy(searcher, monkeypatch)
+    searcher.search(Position(FENS[2]), Limits(depth=4), threading.Event(), lambda it: None)
+    assert spy.passes and spy.passes[0][1] == 0, spy.passes[:3]
