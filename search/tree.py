@@ -309,10 +309,11 @@ class Tree:
                     and self.has_pieces(pos)
                 ):
                     r = NULL_REDUCTION + depth // NULL_REDUCTION_DIVISOR + min(NULL_EVAL_MAX, (static - beta) // NULL_EVAL_DIVISOR)
+                    null_depth = depth - 1 - r  # the null move's search, and its verification's
                     saved_null = self.last_null
                     self.last_null = len(pos.stack)
                     pos.push_null()
-                    score = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, False, False, 0, not cut_node)
+                    score = -self.negamax(pos, null_depth, -beta, -beta + 1, ply + 1, False, False, 0, not cut_node)
                     pos.pop_null()
                     self.last_null = saved_null
                     if score >= beta:
@@ -323,8 +324,8 @@ class Tree:
                         # Deep: verify without the null move, at the null move's depth, with no
                         # null move for either side in the first 3/4 of it.
                         self.null_verifications += 1
-                        self.null_min_ply = ply + 3 * (depth - 1 - r) // 4
-                        verified = self.negamax(pos, depth - 1 - r, beta - 1, beta, ply, False, False, 0, cut_node)
+                        self.null_min_ply = ply + 3 * null_depth // 4
+                        verified = self.negamax(pos, null_depth, beta - 1, beta, ply, False, False, 0, cut_node)
                         self.null_min_ply = 0
                         if verified >= beta:
                             return score

@@ -100,7 +100,6 @@ def test_the_normal_search_sees_every_mate_it_saw_before(fen: str, n: int, monke
         assert on[0] == 1  # a mate in one is never missed
 
 
-
 class NullSpy:
     """Records ``(ply, tree.null_min_ply)`` at every null move of ``searcher`` (searches of a
     fresh ``Position``, whose stack length is the ply)."""
