@@ -262,7 +262,7 @@ any_request = st.one_of(
 
 @pytest.mark.slow
 def test_soak_then_a_legal_game(baseline: Baseline, board: Board) -> None:
-    """5,000 generated requests, then a whole game played through the API, every move legal."""
+    """SOAK_REQUESTS generated requests, then a whole game played through the API, every move legal."""
     counts = {"sent": 0, "refused": 0}
     started = time.monotonic()
 
