@@ -13,7 +13,13 @@ from support.installed import CHILD_CWD, engine_command
 TIMEOUT = 120  # seconds for one run (a pure-build bench at depth 3 takes a few)
 USAGE_EXIT = 2  # a refused command line, as argparse and alice-match exit
 # Every mode --help must name, each on a line of its own.
-MODES = ("alice-engine gui", "alice-engine xboard", "alice-engine bench", "alice-engine go perft", "alice-engine --version")
+MODES = (
+    "alice-engine gui",
+    "alice-engine xboard",
+    "alice-engine bench",
+    "alice-engine go perft",
+    "alice-engine --version",
+)
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -63,7 +69,9 @@ def test_unknown_command_line_prints_usage_on_stderr_and_exits_2(args: list[str]
 def test_bench_from_the_command_line() -> None:
     done = run("bench", "3")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert any(line.startswith("Nodes searched: ") and int(line.split(": ")[1]) > 0 for line in done.stdout.splitlines())
+    assert any(
+        line.startswith("Nodes searched: ") and int(line.split(": ")[1]) > 0 for line in done.stdout.splitlines()
+    )
 
 
 def test_a_refused_one_shot_command_answers_as_uci_and_exits_2() -> None:
