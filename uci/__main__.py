@@ -2,9 +2,10 @@
 
 With no arguments: speak UCI on stdin/stdout until ``quit`` or end of input, or CECP
 (XBoard/WinBoard) when the first line is ``xboard``; ``alice-engine xboard`` speaks CECP.
-With arguments: run them as one command, then exit (``alice-engine bench 3``).
-``alice-engine --version``: the version and the build (compiled or pure Python).
-``alice-engine gui ...`` starts the web board instead (see ``gui.cli``).
+``alice-engine bench 3``, ``go perft 5``, ``uci``, ``d``, ``eval``: that one UCI command, then
+exit (2 if it was refused). ``alice-engine --version``: the version and the build.
+``alice-engine gui ...`` starts the web board instead (see ``gui.cli``). ``-h``/``--help``
+prints the modes (``uci.usage``); any other command line prints them on stderr, exit 2.
 """
 
 from __future__ import annotations
@@ -19,28 +20,38 @@ if TYPE_CHECKING:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if args == ["--version"]:
-        from engine.build import version_line
-
-        print(f"alice-engine {version_line()}")
-        return 0
     if args and args[0] == "gui":
         from gui.cli import main as gui_main
 
         return gui_main(args[1:])
+    from uci.usage import EXIT_USAGE, HELP_WORDS, PROGRAM, check_args, usage
+
+    refused = check_args(args)
+    if refused is not None:
+        print(f"{PROGRAM}: {refused}\n\n{usage()}", file=sys.stderr)
+        return EXIT_USAGE
+    word = args[0].lower() if args else ""
+    if word in HELP_WORDS:
+        print(usage())
+        return 0
+    if word == "--version":
+        from engine.build import version_line
+
+        print(f"{PROGRAM} {version_line()}")
+        return 0
     try:
         from uci.shared import Output
 
-        if args == ["xboard"]:
+        if word == "xboard":
             return _serve_cecp(Output(sys.stdout))
         from uci.protocol import UciEngine, serve
         from uci.shared import read_line
 
         engine = UciEngine(Output(sys.stdout))  # built before input arrives: the first answer is quick
-        if args:
+        if args:  # one UCI command from the command line (check_args let only those through)
             engine.execute(" ".join(args))
             engine.shutdown()
-            return 0
+            return EXIT_USAGE if engine.errors else 0
         first = read_line(sys.stdin) if sys.stdin is not None else None
         if first is not None and first.split()[:1] == ["xboard"]:
             return _serve_cecp(engine.out, engine.thinker)  # XBoard's first line: the rest is CECP

@@ -95,6 +95,7 @@ class UciEngine:
     def __init__(self, out: Output, thinker: Thinker | None = None) -> None:
         self.thinker = thinker if thinker is not None else Thinker(searcher=Searcher(hash_mb=DEFAULT_HASH_MB))
         self.out = out
+        self.errors = 0  # error lines sent so far (a command run from the command line exits 2 after one)
         out.lock = self.thinker.lock  # our answers and the search's reports never interleave
         self.pos = Position()
         self.options = Options(
@@ -131,6 +132,7 @@ class UciEngine:
         return True
 
     def error(self, message: str) -> None:
+        self.errors += 1
         self.out.send("info string error: " + clip_message(message))
 
     def shutdown(self) -> None:
