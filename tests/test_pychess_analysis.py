@@ -44,6 +44,7 @@ MATE_IN_ONE = ["e2e4", "d7d5", "f1e2", "d5e4"]  # then e2b5 mates (the rules doc
 MATED = [*MATE_IN_ONE, "e2b5"]
 DEPTH = 6  # enough for a few evaluations, short on a loaded machine
 MULTI_PV = 3
+HANDSHAKE_SECONDS = 60.0  # the bridge's limit for the engine's start and each readiness check
 
 
 def free_port() -> int:
@@ -80,7 +81,10 @@ class Bridge:
     def __init__(self) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        config = EngineConfig(command=tuple(engine_command()), max_threads=os.cpu_count() or 1)
+        # handshake_timeout: the CLI's 10 s covers the engine's start and its Alice qualification on a
+        # quiet machine; CI's loaded cores get more, so a slow start is not taken for a broken engine
+        config = EngineConfig(command=tuple(engine_command()), max_threads=os.cpu_count() or 1,
+                              handshake_timeout=HANDSHAKE_SECONDS)
         self.app = create_app(config, token=TOKEN, authority=f"127.0.0.1:{self.port}")
         self.runner = web.AppRunner(self.app)
 
