@@ -12,9 +12,12 @@ TimeControl(moves=40, base_ms=60000, inc_ms=600, infinite=False)
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
+MAX_SECONDS = 10**7  # the longest time a setting may name (16 weeks; Python's waits overflow far beyond)
+MAX_COUNT = 2**63 - 1  # the largest node count, depth or move count (UCI engines read 64-bit integers)
 _TC_RE = re.compile(r"^(?:(\d+)/)?(?:(\d+):)?(\d+(?:\.\d*)?|\.\d+)(?:\+(\d+(?:\.\d*)?|\.\d+))?$")
 
 
@@ -60,27 +63,44 @@ def parse_tc(text: str) -> TimeControl:
         base_ms=round(base * 1000),
         inc_ms=round(float(inc or 0) * 1000),
     )
-    if moves is not None and tc.moves <= 0:
-        raise TcError(f"bad time control {text!r}: the number of moves must be positive")
+    if moves is not None and not 0 < tc.moves <= MAX_COUNT:
+        raise TcError(f"bad time control {text!r}: the number of moves must be positive (at most {MAX_COUNT})")
     if tc.base_ms <= 0 and tc.inc_ms <= 0:
         raise TcError(f"bad time control {text!r}: no time at all")
+    if max(tc.base_ms, tc.inc_ms) > MAX_SECONDS * 1000:
+        raise TcError(f"bad time control {text!r}: at most {MAX_SECONDS} seconds")
     return tc
 
 
 def parse_seconds(text: str, what: str) -> int:
-    """Seconds (``st=1.5``) to milliseconds."""
+    """Seconds (``st=1.5``) to milliseconds: more than 0, at most ``MAX_SECONDS``.
+
+    >>> parse_seconds("1.5", "st")
+    1500
+    >>> parse_seconds("nan", "st")
+    Traceback (most recent call last):
+    ...
+    alice_match.tc.TcError: bad st 'nan': expected seconds, more than 0 and at most 10000000
+    """
     try:
         value = float(text)
     except ValueError:
         raise TcError(f"bad {what} {text!r}: expected seconds") from None
-    if value <= 0:
-        raise TcError(f"bad {what} {text!r}: must be positive")
+    if not (math.isfinite(value) and 0 < value <= MAX_SECONDS) or round(value * 1000) <= 0:
+        raise TcError(f"bad {what} {text!r}: expected seconds, more than 0 and at most {MAX_SECONDS}")
     return round(value * 1000)
 
 
 def parse_count(text: str, what: str) -> int:
-    if not re.fullmatch(r"\d+", text) or int(text) <= 0:
-        raise TcError(f"bad {what} {text!r}: expected a positive integer")
+    if not re.fullmatch(r"[0-9]+", text) or not 0 < int(text) <= MAX_COUNT:
+        raise TcError(f"bad {what} {text!r}: expected a positive integer (at most {MAX_COUNT})")
+    return int(text)
+
+
+def parse_margin(text: str) -> int:
+    """``timemargin=MS``: milliseconds, 0 to ``MAX_SECONDS`` seconds' worth."""
+    if not re.fullmatch(r"[0-9]+", text.strip()) or int(text) > MAX_SECONDS * 1000:
+        raise TcError(f"bad timemargin {text!r}: expected milliseconds, 0 to {MAX_SECONDS * 1000}")
     return int(text)
 
 
