@@ -5,6 +5,7 @@
     scripted.py random SEED         a seeded random legal move
     scripted.py greedy SEED         the greedy reference player, seeded
     scripted.py illegal N           a well-formed illegal move at its N-th go of a game
+    scripted.py emptysquare N       a move from a square with no piece at its N-th go of a game
     scripted.py badsuffix N         a legal move with the wrong board suffix at its N-th go
     scripted.py slow N SECONDS      sleeps SECONDS before answering its N-th go
     scripted.py crash N             exits without answering its N-th go
@@ -119,6 +120,10 @@ class Scripted(MiniEngine):
             flood("info depth 1 score cp 0 nodes 1 pv e2e4\n")
         if trigger and self.mode == "longline":
             flood("x" * 4096, LONG_LINE)
+        if trigger and self.mode == "emptysquare":
+            empty = next(s for s in range(64) if not self.pos.sq[s])
+            self.send(f"bestmove {chess.SQUARE_NAMES[empty]}{chess.SQUARE_NAMES[(empty + 8) % 64]}")
+            return
         if trigger and self.mode == "badbest":
             self.send("bestmovefoo")
             return
@@ -160,7 +165,7 @@ class Scripted(MiniEngine):
         self.send(text)
 
 
-MODES_WITH_A_GO = ("illegal", "badsuffix", "slow", "crash", "hang", "flood", "longline", "badbest")
+MODES_WITH_A_GO = ("illegal", "emptysquare", "badsuffix", "slow", "crash", "hang", "flood", "longline", "badbest")
 
 
 LONG_LINE = 400 << 20  # characters of the longline mode's line
