@@ -27,6 +27,7 @@ from gui import server as gui_server
 from gui import session as gui_session
 from gui.server import MAX_BODY
 from support.gui_helpers import ROOT, Board, alice, raw_request, running_board, scripted
+from support.installed import engine_command
 
 START = chess.STARTING_FEN
 FIRST = 0  # engine index of the scripted first-legal-move engine
@@ -852,6 +853,25 @@ def test_the_default_engine_is_not_the_current_folders(tmp_path: Path, fake: str
         board.ok("/api/move", {"move": "e4"})
         state = board.wait_for(lambda s: len(s["moves"]) == 2 or s["engineError"] is not None)
         assert state["engineError"] is None and len(state["moves"]) == 2
+    finally:
+        stop_gui(proc)
+
+
+def test_the_default_engine_is_the_boards_own_build() -> None:
+    """``alice-engine gui`` started in the checkout runs the engine of its own installation (the
+    compiled build after ``pip install .``), not the checkout's pure sources (issue 37)."""
+    from engine.build import version_line  # the build the tests use (tests/support/installed.py)
+
+    proc = subprocess.Popen(
+        [*engine_command(), "gui", "--no-browser", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    port = int(proc.stdout.readline().strip().rsplit(":", 1)[1].rstrip("/"))
+    try:
+        board = Board.remote(port)
+        state = board.wait_for(lambda s: s["engines"][0]["name"] != "alice-engine" or s["engineError"] is not None)
+        assert state["engines"][0]["name"] == f"Alice Engine {version_line()}", state["engines"]
     finally:
         stop_gui(proc)
 
