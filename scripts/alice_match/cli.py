@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import math
 import os
+import re
 import signal
 import sys
 import threading
@@ -25,7 +26,7 @@ from .resume import ResumeError, read_text
 from .schedule import KINDS, POLICIES
 from .standings import FormatError, format_help, parse_format
 from .stats import Sprt
-from .tc import MAX_SECONDS, Limits, TcError, parse_count, parse_margin, parse_seconds, parse_tc
+from .tc import MAX_SECONDS, Limits, TcError, parse_count, parse_margin, parse_seconds, parse_tc, whole_number
 from .uci_process import EngineConfig, unrunnable
 
 USAGE = """alice-match: run Alice chess matches and tournaments between UCI engines, cutechess-cli style.
@@ -250,14 +251,18 @@ def build_limits(values: dict[str, str], who: str) -> Limits:
 
 
 def _int(option: str, text: str, minimum: int = 1, maximum: int | None = None) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise UsageError(f"{option}: expected an integer, got {text!r}") from None
+    """``text`` as an integer from ``minimum`` to ``maximum``; ``UsageError`` if it is not (a
+    number of thousands of digits too, which ``int`` would refuse with a traceback)."""
+    negative = text.startswith("-")
+    digits = text[1:] if negative or text.startswith("+") else text
+    shown = one_line(text) if len(text) <= 40 else f"{one_line(text)[:40]}... ({len(text)} characters)"
+    if not re.fullmatch(r"[0-9]+", digits):
+        raise UsageError(f"{option}: expected an integer, got {shown!r}")
+    value = -whole_number(digits) if negative else whole_number(digits)
     if value < minimum:
-        raise UsageError(f"{option}: must be at least {minimum}, got {value}")
+        raise UsageError(f"{option}: must be at least {minimum}, got {shown}")
     if maximum is not None and value > maximum:
-        raise UsageError(f"{option}: must be at most {maximum}, got {value}")
+        raise UsageError(f"{option}: must be at most {maximum}, got {shown}")
     return value
 
 
