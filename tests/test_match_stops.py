@@ -21,35 +21,9 @@ from alice_match.match import fallback_path
 from support.installed import default_sigint
 from support.matchargs import ROOT, each, scripted
 from support.matchrun import read_pgn, run
+from support.processes import tagged, wait_for
 
 MATCH_PY = str(ROOT / "scripts" / "match.py")
-
-
-def tagged(tag: str) -> list[int]:
-    """The processes whose command line holds ``tag`` (the scripted engines' ``--tag``)."""
-    pids = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as handle:
-                words = handle.read().split(b"\0")
-            with open(f"/proc/{entry}/stat") as handle:
-                state = handle.read().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if tag.encode() in words and state not in ("Z", "X"):
-            pids.append(int(entry))
-    return pids
-
-
-def wait_for(check, seconds: float = 60.0) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.05)
-    return bool(check())
 
 
 # ------------------------------------------------------------------ signals
@@ -84,6 +58,37 @@ def test_sigterm_and_sighup_stop_like_ctrl_c_and_kill_the_engines(tmp_path: Path
     assert "Traceback" not in err, err
     assert wait_for(lambda: not tagged(tag), 5.0), tagged(tag)  # no engine left running
     assert "Finished game" not in text and not pgn.exists()  # the game in play dropped, not counted
+
+
+def catches(pid: int, signum: int) -> bool:
+    """The process ``pid`` has a handler for ``signum`` (its ``SigCgt`` mask in /proc)."""
+    with open(f"/proc/{pid}/status") as handle:
+        mask = next(line.split()[1] for line in handle if line.startswith("SigCgt:"))
+    return bool(int(mask, 16) >> (signum - 1) & 1)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_stop_while_reading_the_options_is_one_line(tmp_path: Path, signum: int) -> None:
+    """Ctrl-C or SIGTERM while a large opening book loads (before any engine starts): one line
+    and exit status 1 (Ctrl-C gave a KeyboardInterrupt traceback; a huge knockout's schedule,
+    being built, gave one for SIGTERM too)."""
+    book = tmp_path / "book.pgn"
+    book.write_text('[Event "x"]\n\n1. e4 e5 2. Nf3 *\n\n' * 20_000)
+    args = [*scripted("first", name="a"), *scripted("first", name="b"), *each(nodes=1),
+            "-openings", f"file={book}", "format=pgn"]  # fmt: skip
+    runner = subprocess.Popen(
+        [sys.executable, MATCH_PY, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=str(tmp_path), start_new_session=True, preexec_fn=default_sigint,
+    )  # fmt: skip
+    try:
+        wait_for(lambda: runner.poll() is not None or catches(runner.pid, signal.SIGTERM), 30.0)  # in main()
+        time.sleep(0.3)  # into the book (it takes many seconds)
+        os.kill(runner.pid, signum)
+        out, err = runner.communicate(timeout=30)
+    finally:
+        if runner.poll() is None:
+            os.killpg(runner.pid, signal.SIGKILL)
+    assert (runner.returncode, out, err) == (1, "", "alice-match: interrupted\n")
 
 
 # ------------------------------------------------------------------ write errors

@@ -708,13 +708,17 @@ def stop_signals_as_ctrl_c() -> Iterator[None]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    config = configure(list(sys.argv[1:] if argv is None else argv))
-    if isinstance(config, int):
-        return config
-    if not config.two_engines and config.games % config.repeat:
-        print(f"warning: {config.repeat} opening repetitions vs {config.games} games per encounter", file=sys.stderr)
     with stop_signals_as_ctrl_c():
-        status, _ = run_match(config)
+        try:
+            config = configure(list(sys.argv[1:] if argv is None else argv))
+            if isinstance(config, int):
+                return config
+            if not config.two_engines and config.games % config.repeat:
+                print(f"warning: {config.repeat} opening repetitions vs {config.games} games per encounter", file=sys.stderr)
+            status, _ = run_match(config)
+        except KeyboardInterrupt:  # while reading the options (a match stops its own engines first)
+            print("alice-match: interrupted", file=sys.stderr)
+            return 1
     return status
 
 
