@@ -11,7 +11,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import chess
@@ -27,7 +28,8 @@ from gui import server as gui_server
 from gui import session as gui_session
 from gui.server import MAX_BODY
 from support.gui_helpers import ROOT, Board, alice, raw_request, running_board, scripted
-from support.installed import engine_command
+from support.installed import default_sigint, engine_command
+from support.processes import tagged, wait_for
 
 START = chess.STARTING_FEN
 FIRST = 0  # engine index of the scripted first-legal-move engine
@@ -816,11 +818,13 @@ for line in sys.stdin:
 """
 
 
-def start_gui(args: list[str], cwd: str) -> tuple[subprocess.Popen[str], int]:
+def start_gui(
+    args: list[str], cwd: str, preexec_fn: Callable[[], None] | None = None
+) -> tuple[subprocess.Popen[str], int]:
     """``python -m gui --no-browser --port 0 ARGS`` started in ``cwd``: the process and its port."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "gui", "--no-browser", "--port", "0", *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd, preexec_fn=preexec_fn,
     )  # fmt: skip
     assert proc.stdout is not None
     url = proc.stdout.readline().strip()
@@ -833,6 +837,30 @@ def stop_gui(proc: subprocess.Popen[str]) -> str:
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 0 and "Traceback" not in err, err
     return err
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_stopped_board_leaves_no_engine_running(tmp_path: Path, signum: int) -> None:
+    """``kill PID``, a closed terminal (SIGHUP) or Ctrl-C while the engine thinks without reading
+    its input: the board stops cleanly and the engine does not outlive it (SIGHUP killed the
+    board alone and left the engine running)."""
+    tag = f"robust-{uuid.uuid4().hex}"
+    engine = f"{sys.executable} {ROOT / 'tests/engines/scripted.py'} slow 1 30 --tag {tag}"  # 30 s, input unread
+    proc, port = start_gui(["--engine", engine], str(tmp_path), preexec_fn=default_sigint)
+    try:
+        board = Board.remote(port)
+        setup = {"mode": "play", "side": "white", "opponent": {"engine": 0, "strength": "time:10"}}
+        board.ok("/api/new", setup)
+        board.ok("/api/move", {"move": "e4"})
+        board.wait_for(lambda s: s["thinking"] is not None)
+        assert len(tagged(tag)) == 1
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    assert wait_for(lambda: not tagged(tag), 5.0), tagged(tag)
 
 
 @pytest.mark.parametrize("fake", ["uci/__main__.py", "uci.py"])
