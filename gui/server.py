@@ -307,8 +307,6 @@ class Handler(BaseHTTPRequestHandler):
         raw = self._read_body(length)
         if content_type != "application/json":
             raise ApiError(415, "send JSON (Content-Type: application/json)")
-        if content_type != "application/json":
-            raise ApiError(415, "send JSON (Content-Type: application/json)")
         try:
             return parse_object(raw)
         except BodyError as error:
