@@ -221,10 +221,19 @@ def movetext(depth: int) -> st.SearchStrategy[str]:
     return st.lists(token, max_size=14).map(" ".join)
 
 
-tag_name = st.sampled_from(["Event", "White", "Black", "Result", "Variant", "FEN", "SetUp", "Date", "Termination", "X"])
+tag_name = st.sampled_from(
+    ["Event", "White", "Black", "Result", "Variant", "FEN", "SetUp", "Date", "Termination", "TimeControl", "X"]
+)
+time_control_text = st.one_of(  # read back by the board for a loaded game's clocks
+    st.sampled_from(["300+3", "nan", "inf", "1e999", "-5+1", "40/7200:3600", "300+nan", "1e308+1e308"]),
+    st.tuples(st.integers(min_value=1, max_value=5000), st.sampled_from(["", "+1", "+" + "9" * 400])).map(
+        lambda t: "9" * t[0] + t[1]
+    ),
+)
 tag_value = st.one_of(
     st.sampled_from(["Alice", "alice", "Alice chess", "Chess960", "Crazyhouse", "Standard", "1-0", "*", "1", "?", ""]),
     fen_text,
+    time_control_text,
     st.text(alphabet=st.characters(blacklist_characters='"\n', blacklist_categories=("Cs",)), max_size=15),
 )
 tag = st.tuples(tag_name, tag_value).map(lambda t: f'[{t[0]} "{t[1]}"]')
