@@ -262,8 +262,6 @@ def test_go_returns_a_legal_bestmove(shared: Uci, position: str, go: str) -> Non
     [
         "go nodes 9223372036854775808",  # 2^63: one more than a signed 64-bit count holds
         f"go nodes {10**30}",
-        f"go nodes {'9' * 5000}",  # int() refuses 4300 digits: was 'expects an integer'
-        f"go movetime {'9' * 5000}",
         f"go depth {10**30}",
         f"go movetime {10**30}",
         f"go wtime {10**30} btime {10**30} winc {10**30} binc {10**30} movestogo {10**30}",

@@ -71,27 +71,10 @@ MAX_MULTIPV = 256
 DEFAULT_MOVE_OVERHEAD = 30
 MAX_MOVE_OVERHEAD = 5000
 MAX_NODES = 10**18  # a node limit no search reaches (centuries); larger counts are searched as this
-GO_DIGITS = 30  # digits of a go argument read; a longer number is beyond every limit anyway
 GO_INT_FIELDS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate")
 GO_CLAMPED_FIELDS = ("wtime", "btime", "winc", "binc", "movetime")  # negative read as 0
 GO_FLAGS = ("infinite", "ponder")
 GO_KEYWORDS = GO_INT_FIELDS + GO_FLAGS + ("searchmoves",)
-
-
-def _go_integer(word: str, text: str) -> int:
-    """The integer after a ``go`` keyword; one of more than ``GO_DIGITS`` digits is read as
-    ``10**GO_DIGITS`` (beyond every limit, then clamped like any large value: ``int`` would
-    refuse 4300 digits).
-
-    >>> _go_integer("nodes", "-007"), _go_integer("nodes", "9" * 5000) == 10**GO_DIGITS
-    (-7, True)
-    """
-    sign, digits = (text[0], text[1:]) if text[:1] in ("+", "-") else ("", text)
-    if not (digits.isascii() and digits.isdigit()):
-        raise CommandError(f"go: {word} expects an integer, got {echo(text)}")
-    significant = digits.lstrip("0") or "0"
-    value = int(significant) if len(significant) <= GO_DIGITS else 10**GO_DIGITS
-    return -value if sign == "-" else value
 
 
 def _depth_arg(command: str, text: str) -> int:
@@ -258,7 +241,10 @@ class UciEngine:
             if word in GO_INT_FIELDS:
                 if i + 1 >= len(args):
                     raise CommandError(f"go: {word} needs a value")
-                value = _go_integer(word, args[i + 1])
+                try:
+                    value = int(args[i + 1])
+                except ValueError:
+                    raise CommandError(f"go: {word} expects an integer, got {echo(args[i + 1])}") from None
                 if word in GO_CLAMPED_FIELDS:
                     value = max(0, value)
                 elif value < 1:
