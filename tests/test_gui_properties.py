@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import engine.board  # noqa: F401 (registers the Alice variant for chess.pgn)
@@ -282,6 +282,8 @@ def strict_json(raw: bytes) -> object:
 
 @settings(BUDGET, max_examples=200)
 @given(moves=annotated_moves)
+@example(moves=[("e4", ["[%clk 0:00:" + "9" * 400 + "]"])])  # the issue's cases, always tried
+@example(moves=[("e4", ["[%clk " + "9" * 400 + ":00:00]"])])
 def test_any_clock_and_eval_in_a_pgn(baseline: Baseline, moves: list[tuple[str, list[str]]]) -> None:
     """Issue 37: a [%clk] of 400 digits was loaded as Infinity (the state was no JSON, every
     PGN export a 500); 400-digit hours gave a 500. Any annotation: the game loads or is
