@@ -1,12 +1,15 @@
-"""``alice-engine gui [--host H] [--port N] [--engine CMD]... [--no-browser]``.
+"""``alice-engine gui [--host H] [--port N] [--engine CMD]... [--allow-host NAME]... [--no-browser]``.
 
 Starts the web board, prints its URL as the first line on stdout, opens the browser
-(unless ``--no-browser``) and serves until Ctrl-C.
+(unless ``--no-browser``) and serves until Ctrl-C (or SIGTERM, SIGHUP). On an address other machines can reach
+(``--host 0.0.0.0``) it answers them at this machine's IP address, and at the names given
+with ``--allow-host`` (a name of this machine, as the other machines type it); stderr says so.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import signal
 import sys
 import threading
@@ -17,6 +20,8 @@ from gui.server import BoardServer
 from gui.session import Session
 
 DEFAULT_HOST = "127.0.0.1"
+STOP_SIGNALS = ("SIGTERM", "SIGHUP")  # stop as Ctrl-C does: the engines are ended (a closed terminal sends SIGHUP)
+HOST_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9.-]{0,252})")  # a DNS name as a Host header carries it
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -34,10 +39,21 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         metavar="CMD",
         help="a UCI engine command line to play (default: this engine); give it again to offer a second engine",
     )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name of this machine other machines may use to reach the board (with --host 0.0.0.0); "
+        "its IP addresses are always accepted",
+    )
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:
         parser.error("--port must be 0 to 65535")
+    for name in args.allow_host:
+        if not HOST_NAME.fullmatch(name):
+            parser.error(f"--allow-host {name!r}: expected a host name such as mybox.local (no port, no scheme)")
     try:
         args.specs = [EngineSpec.parse(text) for text in args.engine] if args.engine else [default_engine()]
     except ValueError as error:
@@ -46,7 +62,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 
 def _terminate(signum: int, frame: object) -> None:
-    raise SystemExit(0)  # unwinds serve_forever, so the engines are told to quit
+    """SIGTERM, SIGHUP: unwind ``serve_forever`` so the engines are told to quit (and killed if
+    deaf); another one while stopping is ignored, so the stop completes."""
+    for name in STOP_SIGNALS:
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
+    raise SystemExit(0)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,17 +75,27 @@ def main(argv: list[str] | None = None) -> int:
     loop = EngineLoop()
     session = Session(args.specs, loop)
     try:
-        server = BoardServer(args.host, args.port, session)
+        server = BoardServer(args.host, args.port, session, tuple(args.allow_host))
     except OSError as error:
         print(f"alice-engine gui: cannot listen on {args.host}:{args.port}: {error.strerror or error}", file=sys.stderr)
         loop.close()
         return 1
-    print(server.url, flush=True)
-    signal.signal(signal.SIGTERM, _terminate)
-    session.start()
-    if not args.no_browser:
-        threading.Thread(target=webbrowser.open, args=(server.url,), daemon=True).start()
+    for name in STOP_SIGNALS:  # before the URL is out: whoever reads it may stop us at once
+        if hasattr(signal, name):  # no SIGHUP on Windows
+            signal.signal(getattr(signal, name), _terminate)
     try:
+        if not server.local_only:  # said before the URL is out, so whoever reads the URL has it
+            names = ", ".join(args.allow_host) or "none (add them with --allow-host NAME)"
+            print(
+                f"alice-engine gui: listening on {args.host}: any machine that can reach this one can use the board, "
+                f"at http://ADDRESS:{server.port}/ with this machine's IP address; names accepted: {names}",
+                file=sys.stderr,
+                flush=True,
+            )
+        print(server.url, flush=True)
+        session.start()
+        if not args.no_browser:
+            threading.Thread(target=webbrowser.open, args=(server.url,), daemon=True).start()
         server.serve_forever(poll_interval=0.2)
     except KeyboardInterrupt:
         pass

@@ -9,10 +9,19 @@ submit work to it and never block on an engine. ``EngineProcess.search`` runs on
 * it exits (a crash), reported with its exit code;
 * it hangs: no ``bestmove`` by the end of its time budget plus ``HANG_GRACE``, or
   ``STOP_TIMEOUT`` after ``stop``; the process is killed;
-* it sends an illegal or malformed move (python-chess checks it with ``AliceBoard``).
+* it sends an illegal or malformed move (``bestmove`` checked with ``AliceBoard`` as it
+  arrives, so it is reported at once: python-chess's own check fails inside its reader
+  and the search would only end as a hang), or a line of more than ``MAX_LINE_BYTES``.
+
+An engine printing without end cannot grow the server's memory: a line is at most
+``MAX_LINE_BYTES`` (python-chess would keep an endless one whole); a flood of ``info``
+lines is throttled by python-chess's reader itself (measured: 0.6 MB in 4 s of flood).
 
 A failed engine is restarted at its next search, so a new game can always be started.
-The commands come only from the command line (``--engine``), never from a request.
+The commands come only from the command line (``--engine``), never from a request. The
+default engine is this one, from the same installation as the web board, started so that
+the current folder cannot stand in for it (``python -m uci`` would run a ``uci`` folder or
+``uci.py`` there, or the pure sources of a checkout, first).
 """
 
 from __future__ import annotations
@@ -37,6 +46,7 @@ STOP_TIMEOUT = 5.0  # seconds for a bestmove after stop before the engine counts
 HANG_GRACE = 10.0  # seconds past a time or node budget before we send stop ourselves
 MIN_NODES_PER_SECOND = 2000  # the slowest engine we expect: sets the wait for a node limit
 QUIT_TIMEOUT = 2.0  # seconds an engine gets to quit before it is killed
+MAX_LINE_BYTES = 1 << 16  # bytes of one line of an engine's output; a longer one is a failure
 
 T = TypeVar("T")
 
@@ -75,8 +85,82 @@ class SearchRequest:
 
 
 def default_engine() -> EngineSpec:
-    """This engine, run with the interpreter that runs the web board."""
-    return EngineSpec((sys.executable, "-m", "uci"), "alice-engine")
+    """This engine, run with the interpreter that runs the web board, from the folder that
+    holds this ``gui`` package (site-packages, or a checkout): the current folder is taken
+    off ``sys.path`` (``python -m uci`` would put it first)."""
+    return EngineSpec((sys.executable, "-c", launcher(PACKAGES_ROOT)), "alice-engine")
+
+
+PACKAGES_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # where gui, uci, engine live
+
+
+def launcher(root: str) -> str:
+    """``python -c`` code that runs ``uci`` from ``root``, the current folder ('') off the path.
+
+    >>> "sys.path[:] = ['/opt/x', *(p for p in sys.path if p)]" in launcher("/opt/x")
+    True
+    """
+    return (
+        f"import sys; sys.path[:] = [{root!r}, *(p for p in sys.path if p)]; "
+        "from uci.__main__ import main; sys.exit(main())"
+    )
+
+
+class CheckedUciProtocol(chess.engine.UciProtocol):
+    """python-chess's UCI protocol with the engine's output checked as it arrives: a
+    ``bestmove`` that is malformed or not legal in the position searched, or a line of more
+    than ``MAX_LINE_BYTES``, sets ``failure`` (the message) at once instead of reaching
+    python-chess (whose own check fails inside its reader, leaving the search waiting)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.failure: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+
+    def fail(self, message: str) -> None:
+        if not self.failure.done():
+            self.failure.set_result(message)
+
+    def pipe_data_received(self, fd: int, data: bytes | str) -> None:
+        super().pipe_data_received(fd, data)
+        pending = self.buffer[fd]  # the unfinished line python-chess keeps (a bytearray)
+        if len(pending) > MAX_LINE_BYTES:
+            pending.clear()  # the rest of that line is dropped
+            if fd == 1:
+                self.fail(f"sent a line of more than {MAX_LINE_BYTES} bytes")
+
+    def _line_received(self, line: str) -> None:
+        if self.failure.done():
+            return  # it has failed: it is ended, nothing more is read
+        problem = bestmove_problem(line, self.board) if self.command is not None else None
+        if problem is not None:
+            self.fail(problem)
+            return
+        super()._line_received(line)
+
+
+def bestmove_problem(line: str, board: chess.Board) -> str | None:
+    """What is wrong with ``line`` if it is a ``bestmove`` that cannot be played on ``board``.
+
+    >>> from engine.board import AliceBoard
+    >>> bestmove_problem("bestmove e2e4", AliceBoard()), bestmove_problem("info depth 1", AliceBoard())
+    (None, None)
+    >>> bestmove_problem("bestmove e3e4 ponder e7e5", AliceBoard())
+    "sent an illegal move: 'bestmove e3e4 ponder e7e5'"
+    >>> bestmove_problem("bestmovefoo", AliceBoard())
+    "sent malformed output: 'bestmovefoo'"
+    """
+    words = line.split()
+    if not words or not words[0].startswith("bestmove"):
+        return None
+    if words[0] != "bestmove":
+        return f"sent malformed output: {line[:80]!r}"
+    if len(words) < 2 or words[1] in ("(none)", "NULL"):
+        return None  # no move: the search's answer says so
+    try:
+        board.parse_uci(words[1].lower())
+    except ValueError:
+        return f"sent an illegal move: {line[:80]!r}"
+    return None
 
 
 def time_budget(limit: chess.engine.Limit | None, turn: chess.Color = chess.WHITE) -> float | None:
@@ -140,7 +224,7 @@ class EngineProcess:
         self.name = spec.label
         self.options: Mapping[str, chess.engine.Option] = {}
         self._transport: asyncio.SubprocessTransport | None = None
-        self._protocol: chess.engine.UciProtocol | None = None
+        self._protocol: CheckedUciProtocol | None = None
         self._lock: asyncio.Lock | None = None
 
     # ------------------------------------------------------------ life cycle
@@ -157,13 +241,13 @@ class EngineProcess:
         async with self._guard():
             await self.start()
 
-    async def start(self) -> chess.engine.UciProtocol:
+    async def start(self) -> CheckedUciProtocol:
         """The running protocol, starting the engine if needed (call with the lock held)."""
         if self._protocol is not None and self.alive():
             return self._protocol
         self.kill()
         try:
-            transport, protocol = await chess.engine.UciProtocol.popen(list(self.spec.command))
+            transport, protocol = await CheckedUciProtocol.popen(list(self.spec.command))
         except OSError as error:
             raise EngineFailure(f"cannot start {self.spec.label}: {error.strerror or error}") from None
         try:
@@ -231,7 +315,7 @@ class EngineProcess:
 
     async def _search(
         self,
-        protocol: chess.engine.UciProtocol,
+        protocol: CheckedUciProtocol,
         request: SearchRequest,
         on_info: Callable[[chess.engine.InfoDict], None],
         stop: asyncio.Event,
@@ -248,6 +332,7 @@ class EngineProcess:
         limit_deadline = None if budget is None else time.monotonic() + budget
         stop_deadline: float | None = None
         stop_wait = asyncio.ensure_future(stop.wait())
+        failed = protocol.failure
         try:
             while True:
                 if stop.is_set() and stop_deadline is None:
@@ -256,8 +341,14 @@ class EngineProcess:
                 deadline = stop_deadline if stop_deadline is not None else limit_deadline
                 timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
                 get = asyncio.ensure_future(analysis.get())
-                waiting = {get} if stop_deadline is not None else {get, stop_wait}
+                waiting: set[asyncio.Future[Any]] = {get, failed}
+                if stop_deadline is None:
+                    waiting.add(stop_wait)
                 done, _ = await asyncio.wait(waiting, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+                if failed.done():
+                    get.cancel()
+                    self.kill()
+                    raise EngineFailure(f"{self.name} {failed.result()}")
                 if get in done:
                     try:
                         on_info(get.result())
@@ -274,3 +365,11 @@ class EngineProcess:
                 raise EngineFailure(f"{self.name} did not answer within {STOP_TIMEOUT:g} s of 'stop': it was ended")
         finally:
             stop_wait.cancel()
+            _settle(analysis)
+
+
+def _settle(analysis: chess.engine.AnalysisResult) -> None:
+    """Take the outcome of a search given up (its engine killed: python-chess ends it with an
+    error later), so asyncio does not log it as never retrieved."""
+    waiter = asyncio.ensure_future(analysis.wait())
+    waiter.add_done_callback(lambda done: done.cancelled() or done.exception())

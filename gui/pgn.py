@@ -3,7 +3,10 @@
 Reading takes a text of one or more games game by game, each with its own tags: a game
 of another variant is passed over (never read as orthodox chess onto an Alice board), a
 game without a ``Variant`` tag is taken as Alice, and the first Alice game is loaded,
-variations and comments included, every move checked by the Alice rules. Writing gives
+variations and comments included, every move checked by the Alice rules. Numbers in
+comments are bounded where they are read: a ``[%clk]`` beyond ``MAX_CLOCK`` (400 digits of
+hours or seconds: not finite, or too large for JSON and PGN) and a ``[%eval #N]`` mate
+beyond ``MAX_MATE`` moves are dropped, as python-chess drops ones it cannot read. Writing gives
 the whole tree: the main line, variations in ``( ... )``, ``[%eval]`` for evaluated
 positions, ``[%clk]`` for the clocks of a timed game, ``[%csl]``/``[%cal]`` for the arrows
 and circles drawn (``gui.shapes``), the game's ``Date`` and a standard ``Termination``
@@ -17,6 +20,7 @@ and circles drawn (``gui.shapes``), the game's ``Date`` and a standard ``Termina
 from __future__ import annotations
 
 import io
+import math
 import re
 
 import chess
@@ -31,6 +35,8 @@ from gui.shapes import read_shapes, shapes_annotation
 from search.score import MATE
 
 MAX_GAMES_READ = 500  # games of other variants passed over before giving up
+MAX_CLOCK = 10**7  # seconds of a [%clk] kept (16 weeks); a larger one is dropped
+MAX_MATE = 1000  # moves of a [%eval #N] kept; a longer mate is dropped
 _PLACEHOLDERS = ("?", "????.??.??", "*", "")  # python-chess's values of tags a PGN did not give
 _DROPPED_TAGS = ("FEN", "SetUp", "Variant", "Result", "PlyCount")  # written anew on export
 _ALIASES = {alias.lower() for alias in AliceBoard.aliases}
@@ -117,14 +123,34 @@ def read_first_alice_game(text: str) -> tuple[Game, str]:
 
 
 def _evaluation(node: chess.pgn.GameNode) -> Evaluation | None:
-    score = node.eval()
+    """The ``[%eval]`` of a node, if it holds one within bounds."""
+    try:
+        score = node.eval()
+    except (ValueError, OverflowError):  # a mate of thousands of digits
+        return None
     if score is None:
         return None
     white = score.white()
     mate = white.mate()
     if mate is not None:
-        return Evaluation(MATE if mate > 0 else -MATE, mate)
+        return Evaluation(MATE if mate > 0 else -MATE, mate) if abs(mate) <= MAX_MATE else None
     return Evaluation(white.score() or 0)
+
+
+def _clock(node: chess.pgn.GameNode) -> float | None:
+    """The ``[%clk]`` of a node in seconds, if it holds one from 0 to ``MAX_CLOCK``.
+
+    >>> pgn = chess.pgn.read_game(io.StringIO("1. e4 {[%clk 1:02:03]} e5 {[%clk 9" + "9" * 400 + ":00:00]} *"))
+    >>> [_clock(node) for node in pgn.mainline()]
+    [3723.0, None]
+    """
+    try:
+        seconds = node.clock()
+    except (ValueError, OverflowError):  # hours of hundreds of digits: too large for a float
+        return None
+    if seconds is None or not (math.isfinite(seconds) and 0 <= seconds <= MAX_CLOCK):
+        return None
+    return seconds
 
 
 def _label(node: Node) -> str:
@@ -153,7 +179,7 @@ def _to_game(pgn: chess.pgn.Game) -> Game:
             node.shapes, comment = read_shapes(child.comment)
             node.comment = _SPACES.sub(" ", _CLOCK.sub(" ", _EVAL.sub(" ", comment))).strip()
             node.evaluation = _evaluation(child)
-            node.clock = child.clock()
+            node.clock = _clock(child)
             stack.append((child, node))
     mainline = game.mainline()
     end = mainline[-1] if mainline else game.root

@@ -8,19 +8,29 @@ no WebSocket.
 
 Guards, checked on every request before anything else:
 
-* ``Host`` must name this server (``127.0.0.1:PORT``, ``localhost:PORT``, or the
-  ``--host`` given), and ``Origin``, when present, must be ``http://`` + one of them:
+* ``Host`` must name this server: ``127.0.0.1:PORT``, ``localhost:PORT``, the ``--host``
+  given, a name given with ``--allow-host``, or any IP address with this port (a DNS
+  rebinding page sends its own name, never an address: with ``--host 0.0.0.0`` the board
+  answers other machines that use this one's address); ``Origin``, when present, must be
+  ``http://`` + one of the names, or the ``Host`` of the request itself (same origin):
   another web site cannot drive the board (DNS rebinding, cross-site requests) -> 403;
+* only ``GET``, ``HEAD`` and ``POST``: any other method (``TRACE``, ``CONNECT``, ``PUT``,
+  made-up ones) is refused after the ``Host`` check -> 405;
 * only the files in ``STATIC`` (read once at start) and the piece images are served:
   no path ever reaches the file system -> 404 for anything else;
 * ``POST`` bodies must be JSON objects (``Content-Type: application/json``) of at most
   ``MAX_BODY`` bytes, nested at most ``gui.jsonbody.MAX_DEPTH`` deep, with numbers of at
   most ``MAX_NUMBER_CHARS`` characters -> 413/415/400 with ``{"error": message}``.
 
-Every request is answered in one place (``Handler._answer``): bad input is a 4xx with a
-message for the page and changes nothing (``Session`` restores every field if a request
-fails half-way); any other exception is a 500 with a generic message, its traceback on
-stderr only.
+Every request is answered in one place (``Handler._answer``, through ``Handler._send``, with
+the security headers): bad input is a 4xx with a message for the page and changes nothing
+(``Session`` restores every field if a request fails half-way); any other exception is a
+500 with a generic message, its traceback on stderr only. Requests the standard library
+refuses before they reach a route (a malformed request line, headers too long) get the same
+JSON answer and headers (``Handler.send_error``). A body that stops arriving is answered
+408 after ``BODY_TIMEOUT`` (not the idle limit), a ``Content-Length`` that is not ASCII
+digits 400. The listen queue holds ``LISTEN_QUEUE`` connections: a burst of requests from
+the page's tabs is answered, none dropped.
 
 API (all JSON; errors are ``{"error": "..."}``):
 
@@ -50,7 +60,9 @@ POST /api/go          resume (watching, analysis, or a failed engine's move)
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import re
 import sys
 import traceback
 from collections.abc import Callable
@@ -67,7 +79,12 @@ from gui.jsonbody import BodyError, parse_object
 from gui.session import LONG_POLL, ApiError, Session
 
 MAX_BODY = 256 * 1024  # bytes: a long PGN fits many times over
-REQUEST_TIMEOUT = 15.0  # seconds a connection may sit idle (or a body take to arrive)
+REQUEST_TIMEOUT = 15.0  # seconds a connection may sit idle
+BODY_TIMEOUT = 2.0  # seconds a body may pause before it counts as cut short (408)
+LISTEN_QUEUE = 128  # connections waiting to be accepted (the standard library's 5 dropped bursts)
+SERVED_METHODS = ("GET", "HEAD", "POST")
+_WHOLE_NUMBER = re.compile(r"-?[0-9]{1,19}")
+_LENGTH = re.compile(r"[0-9]{1,12}")
 CONTENT_TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
@@ -125,15 +142,43 @@ class BoardServer(ThreadingHTTPServer):
 
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = LISTEN_QUEUE
 
-    def __init__(self, host: str, port: int, session: Session) -> None:
+    def __init__(self, host: str, port: int, session: Session, allowed: tuple[str, ...] = ()) -> None:
         super().__init__((host, port), Handler)
         self.session = session
         self.static = load_static()
         self.port = self.server_address[1]
-        names = {host, "127.0.0.1", "localhost", "[::1]"}
-        self.allowed_hosts = {f"{name}:{self.port}" for name in names}
+        names = {host, "127.0.0.1", "localhost", "[::1]", *allowed}
+        self.allowed_hosts = {f"{name.lower()}:{self.port}" for name in names}
         self.allowed_origins = {f"http://{h}" for h in self.allowed_hosts}
+
+    def answers_to(self, host: str) -> bool:
+        """``host`` (a ``Host`` header, lower case) names this server: one of its names, or an IP
+        address, with its port.
+
+        DNS rebinding makes a browser send the attacker's name, so an address is safe to accept.
+        """
+        if host in self.allowed_hosts:
+            return True
+        address, _, port = host.rpartition(":")
+        if port != str(self.port):
+            return False
+        if address.startswith("[") and address.endswith("]"):
+            address = address[1:-1]
+        try:
+            ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return True
+
+    @property
+    def local_only(self) -> bool:
+        """Listening on a loopback address only: no other machine can reach the board."""
+        try:
+            return ipaddress.ip_address(str(self.server_address[0])).is_loopback
+        except ValueError:
+            return False
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that hangs up mid-answer is no error of ours; anything else is logged."""
@@ -196,6 +241,7 @@ class Handler(BaseHTTPRequestHandler):
         """The one place every request is answered: the route's answer; ``ApiError`` as its
         4xx and message; anything else as a 500 with a generic message (the details go to
         stderr, never to the client)."""
+        self.body_read = self.command != "POST"
         try:
             answer = route()
         except ApiError as error:
@@ -204,15 +250,43 @@ class Handler(BaseHTTPRequestHandler):
             sys.stderr.write(f"gui: internal error on {self.command} {self.path[:200]}:\n{traceback.format_exc()}")
             self.close_connection = True
             answer = Answer.json(500, {"error": INTERNAL_ERROR})
+        if not self.body_read:
+            self.close_connection = True  # a body left unread would be taken for the next request
         self._send(answer)
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The standard library's refusals (a malformed request line, headers too long, an
+        unsupported HTTP version) as JSON with the security headers, like every answer."""
+        self.close_connection = True
+        if self.request_version == "HTTP/0.9":
+            self.request_version = "HTTP/1.0"  # unparsed: answer with a status line and headers all the same
+        text = message or self.responses.get(code, ("error",))[0]
+        self._send(Answer.json(code, {"error": f"bad request: {text}"}))
+
+    def parse_request(self) -> bool:
+        """The standard library's parsing, then any method but ``SERVED_METHODS`` is refused
+        here (it would answer 501 in HTML, before the ``Host`` check)."""
+        if not super().parse_request():
+            return False
+        if self.command in SERVED_METHODS:
+            return True
+        self._answer(self._refuse_method)
+        return False
+
+    def _refuse_method(self) -> Answer:
+        """405 for any method but ``SERVED_METHODS`` (not 501 for made-up ones: a 5xx is kept
+        for the server's own failures)."""
+        self._check_trusted()
+        self.close_connection = True
+        raise ApiError(405, f"method {self.command[:20]!r} not allowed (GET, HEAD and POST are)")
 
     def _check_trusted(self) -> None:
         """The Host (and Origin, if any) name this server; else 403."""
-        host = self.headers.get("Host", "")
+        host = self.headers.get("Host", "").lower()
         origin = self.headers.get("Origin")
-        if host.lower() not in self.server.allowed_hosts:
+        if not self.server.answers_to(host):
             raise ApiError(403, "forbidden: this server answers only to its own address")
-        if origin is not None and origin.lower() not in self.server.allowed_origins:
+        if origin is not None and origin.lower() not in (*self.server.allowed_origins, f"http://{host}"):
             raise ApiError(403, "forbidden: requests from other sites are refused")
 
     def _body(self) -> dict[str, Any]:
@@ -220,29 +294,41 @@ class Handler(BaseHTTPRequestHandler):
         content_type = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
         length_text = self.headers.get("Content-Length")
         if self.headers.get("Transfer-Encoding"):
-            self.close_connection = True
             raise ApiError(411, "send the body with a Content-Length")
         length = -1
         if length_text is None:
             length = 0
-        elif length_text.strip().isdigit() and len(length_text.strip()) <= 12:
+        elif _LENGTH.fullmatch(length_text.strip()):
             length = int(length_text)
         if length < 0:
-            self.close_connection = True
-            raise ApiError(400, "bad Content-Length")
+            raise ApiError(400, "bad Content-Length: expected a number of bytes")
         if length > MAX_BODY:
-            self.close_connection = True  # the unread body would be taken for the next request
             raise ApiError(413, f"request too large (at most {MAX_BODY} bytes)")
-        raw = self.rfile.read(length) if length else b""
-        if len(raw) != length:
-            self.close_connection = True
-            raise ApiError(400, "the body is shorter than its Content-Length")
+        raw = self._read_body(length)
         if content_type != "application/json":
             raise ApiError(415, "send JSON (Content-Type: application/json)")
         try:
             return parse_object(raw)
         except BodyError as error:
             raise ApiError(400, str(error)) from None
+
+    def _read_body(self, length: int) -> bytes:
+        """``length`` bytes of body: 400 if the client ends it short, 408 if it stops sending
+        for ``BODY_TIMEOUT`` seconds (the connection is closed either way)."""
+        if not length:
+            self.body_read = True
+            return b""
+        self.connection.settimeout(BODY_TIMEOUT)
+        try:
+            raw = self.rfile.read(length)
+        except TimeoutError:
+            raise ApiError(408, f"the body stopped arriving: {length} bytes were announced") from None
+        finally:
+            self.connection.settimeout(REQUEST_TIMEOUT)
+        if len(raw) != length:
+            raise ApiError(400, f"the body is shorter than its Content-Length ({len(raw)} of {length} bytes)")
+        self.body_read = True
+        return raw
 
     # ------------------------------------------------------------ methods
     def do_GET(self) -> None:
@@ -263,7 +349,7 @@ class Handler(BaseHTTPRequestHandler):
             after = parse_qs(url.query).get("after", [None])[0]
             version = None
             if after is not None:
-                if not (after.isascii() and after.lstrip("-").isdigit() and len(after) <= 20):
+                if not _WHOLE_NUMBER.fullmatch(after):
                     raise ApiError(400, "after must be a whole number")
                 version = int(after)
             return Answer.json(200, session.wait_state(version, LONG_POLL))
@@ -288,21 +374,10 @@ class Handler(BaseHTTPRequestHandler):
         path = urlsplit(self.path).path
         route = POST_ROUTES.get(path[5:]) if path.startswith("/api/") else None
         if route is None:
-            self.close_connection = True
             raise ApiError(404, f"no such request: POST {path[:100]}")
         session = self.server.session
         answer = route(session, self._body())
         return Answer.json(200, {"ok": True, **(answer or {}), "state": session.wait_state(None)})
-
-    def _not_allowed(self) -> None:
-        def refuse() -> Answer:
-            self._check_trusted()
-            self.close_connection = True
-            raise ApiError(405, f"method {self.command} not allowed")
-
-        self._answer(refuse)
-
-    do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _not_allowed
 
 
 Route = Callable[[Session, dict[str, Any]], dict[str, Any] | None]

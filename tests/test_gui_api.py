@@ -6,9 +6,14 @@ import io
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import chess
 import chess.pgn
@@ -22,7 +27,9 @@ from gui import scheduler as gui_scheduler
 from gui import server as gui_server
 from gui import session as gui_session
 from gui.server import MAX_BODY
-from support.gui_helpers import ROOT, Board, alice, running_board, scripted
+from support.gui_helpers import ROOT, Board, alice, raw_request, running_board, scripted
+from support.installed import default_sigint, engine_command
+from support.processes import tagged, wait_for
 
 START = chess.STARTING_FEN
 FIRST = 0  # engine index of the scripted first-legal-move engine
@@ -423,7 +430,7 @@ def quick_failures(monkeypatch: pytest.MonkeyPatch) -> None:
     [
         (scripted("crash", "2"), "stopped unexpectedly (exit code 3)"),
         (scripted("hang", "2"), "did not answer"),
-        (scripted("illegal", "2"), "illegal"),
+        (scripted("illegal", "2"), "scripted-illegal sent an illegal move: 'bestmove "),
     ],
 )
 def test_a_failing_engine_is_reported_and_a_new_game_starts(quick_failures: None, engine, words: str) -> None:
@@ -441,6 +448,32 @@ def test_a_failing_engine_is_reported_and_a_new_game_starts(quick_failures: None
         b.ok("/api/move", {"move": "e4"})
         state = b.wait_for(lambda s: len(s["moves"]) == 2)
         assert state["engineError"] is None
+
+
+@pytest.mark.parametrize(
+    ("engine", "words"),
+    [
+        (scripted("illegal", "1"), "scripted-illegal sent an illegal move: 'bestmove "),  # its own piece
+        (scripted("emptysquare", "1"), "scripted-emptysquare sent an illegal move: 'bestmove e2e3'"),
+        (scripted("badbest", "1"), "scripted-badbest sent malformed output: 'bestmovefoo'"),
+        (scripted("longline", "1"), "scripted-longline sent a line of more than 65536 bytes"),
+    ],
+)
+def test_a_bad_engine_answer_is_reported_at_once(engine: gui_engines.EngineSpec, words: str) -> None:
+    """Issue 37: an illegal move (even from an empty square) or malformed output is reported
+    as what it is, at once; it was reported as a hang 16 s later (python-chess failed inside
+    its reader). The engine is ended; a new game starts it again."""
+    with running_board([engine]) as b:
+        setup = {"mode": "play", "side": "white", "opponent": {"engine": 0, "strength": "time:1"}}
+        b.ok("/api/new", setup)
+        started = time.monotonic()
+        b.ok("/api/move", {"move": "e4"})
+        state = b.wait_for(lambda s: s["engineError"] is not None)
+        assert time.monotonic() - started < 5, state["engineError"]  # its budget alone is 1 s + 10 s
+        assert state["engineError"] == words or state["engineError"].startswith(words), state["engineError"]
+        assert state["moves"] == ["e4/B"] and state["thinking"] is None
+        engine_process = b.server.session.engines[0]
+        assert not engine_process.alive()
 
 
 def test_a_move_before_the_engine_has_started() -> None:
@@ -548,6 +581,137 @@ def test_request_body_limits_and_types(board: Board) -> None:
     assert board.get("/api/state?after=x")[0] == 400
 
 
+def assert_guarded_json(status: int, headers: dict[str, str], body: bytes, expected: int) -> None:
+    """An answer from the server's one place: the status, a JSON error, the security headers."""
+    assert status == expected, (status, body[:200])
+    assert headers["content-type"].startswith("application/json"), headers
+    for name, value in gui_server.SECURITY_HEADERS.items():
+        assert headers[name.lower()] == value, name
+    assert json.loads(body)["error"]
+
+
+@pytest.mark.parametrize(
+    ("request_line", "host", "expected"),
+    [
+        ("TRACE / HTTP/1.1", "ours", 405),
+        ("CONNECT 127.0.0.1:80 HTTP/1.1", "ours", 405),
+        ("OPTIONS * HTTP/1.1", "ours", 405),
+        ("BREW /pot HTTP/1.1", "ours", 405),
+        ("TRACE / HTTP/1.1", "evil.example", 403),  # the Host check comes first
+        ("BREW /pot HTTP/1.1", "evil.example", 403),
+        ("PUT /api/move HTTP/1.1", "evil.example", 403),
+        ("GET / HTTP/9.9", "ours", 505),  # refused by the standard library's parser: the same answer
+        ("GET /\x01 junk", "ours", 400),
+        ("GET /" + "x" * 70_000 + " HTTP/1.1", "ours", 414),
+    ],
+)
+def test_every_method_and_refusal_is_answered_from_the_one_place(
+    board: Board, request_line: str, host: str, expected: int
+) -> None:
+    """Issue 37: TRACE, CONNECT and made-up methods got the standard library's HTML 501
+    before the Host check, without the security headers."""
+    host_value = f"127.0.0.1:{board.port}" if host == "ours" else host
+    data = f"{request_line}\r\nHost: {host_value}\r\n\r\n".encode("latin-1")
+    assert_guarded_json(*raw_request(board.port, data), expected)
+
+
+def test_too_many_headers_are_answered_as_json(board: Board) -> None:
+    data = b"GET / HTTP/1.1\r\n" + b"".join(b"X-%d: 1\r\n" % i for i in range(150)) + b"\r\n"
+    assert_guarded_json(*raw_request(board.port, data), 431)
+
+
+@pytest.mark.parametrize("after", ["--1", "-", "1-", "+1", "1e3", "\u0663", "-" + "1" * 25])
+def test_after_must_be_a_whole_number(board: Board, after: str) -> None:
+    """``after=--1`` answered 500 (it passed the check, then int() failed)."""
+    from urllib.parse import quote
+
+    status, answer = board.get(f"/api/state?after={quote(after)}")
+    assert status == 400 and answer["error"] == "after must be a whole number", answer
+
+
+@pytest.mark.parametrize("length", [b"\xb2", b"\xb9", b"1\xb2", b"+4", b"-4", b"0x10", b"4.0", b"1" * 13])
+def test_content_length_must_be_ascii_digits(board: Board, length: bytes) -> None:
+    """A superscript digit (latin-1 ``\xb2``, read as '²', which ``str.isdigit`` accepts) answered 500."""
+    data = b"POST /api/goto HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n" % board.port
+    status, headers, body = raw_request(board.port, data + b"Content-Length: " + length + b"\r\n\r\n{}")
+    assert_guarded_json(status, headers, body, 400)
+    assert b"bad Content-Length" in body
+
+
+def test_a_short_body_is_answered_at_once(board: Board) -> None:
+    """A body shorter than its Content-Length: 400 at once when the client ends it, 408 after
+    BODY_TIMEOUT when it just stops (it was a 500 after the 15 s idle limit)."""
+    head = b"POST /api/goto HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n" % board.port
+    data = head + b"Content-Length: 50\r\n\r\n" + b'{"ply": 0'
+    started = time.monotonic()
+    status, headers, body = raw_request(board.port, data)
+    assert_guarded_json(status, headers, body, 400)
+    assert b"9 of 50 bytes" in body and time.monotonic() - started < 2
+    started = time.monotonic()
+    status, headers, body = raw_request(board.port, data, half_close=False)
+    assert_guarded_json(status, headers, body, 408)
+    assert time.monotonic() - started < gui_server.BODY_TIMEOUT + 3
+
+
+def test_a_refused_post_does_not_leave_its_body_for_the_next_request(board: Board) -> None:
+    """A 403 before the body is read closes the connection: the body is never taken for a request."""
+    smuggled = b"POST /api/new HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Length: 2\r\n\r\n{}" % board.port
+    data = b"POST /api/new HTTP/1.1\r\nHost: evil.example\r\nContent-Length: %d\r\n\r\n" % len(smuggled)
+    with socket.create_connection(("127.0.0.1", board.port), timeout=30) as sock:
+        sock.sendall(data + smuggled)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    assert answer.count(b"HTTP/1.1 ") == 1 and answer.startswith(b"HTTP/1.1 403"), answer[:300]
+
+
+def test_a_burst_of_forty_connections_is_answered() -> None:
+    """Forty clients connect while the server is busy (not accepting): all are queued and
+    answered. The standard library's listen queue of 5 dropped the rest (their connection
+    attempts time out here, as a browser's retries came seconds later or never)."""
+    loop = gui_engines.EngineLoop()
+    session = gui_session.Session([scripted("first")], loop)
+    server = gui_server.BoardServer("127.0.0.1", 0, session)
+    sockets = []
+    try:
+        for _ in range(40):
+            sockets.append(socket.create_connection(("127.0.0.1", server.port), timeout=0.5))
+        request = b"GET /api/pgn HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n" % server.port
+        for sock in sockets:
+            sock.sendall(request)
+        thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+        thread.start()
+        for sock in sockets:
+            sock.settimeout(30)
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+            assert answer.startswith(b"HTTP/1.1 200"), answer[:200]
+        server.shutdown()
+    finally:
+        for sock in sockets:
+            sock.close()
+        server.server_close()
+        session.close()
+        loop.close()
+
+
+def test_the_board_on_every_address_answers_other_machines() -> None:
+    """``--host 0.0.0.0``: a machine using this one's address (any IP address) or a name given
+    with ``--allow-host`` is answered; other names, ports and cross-site origins are not."""
+    with running_board([scripted("first")], host="0.0.0.0", allowed=("mybox.local",)) as b:
+        port = b.port
+        for host in (f"192.0.2.7:{port}", f"[2001:db8::1]:{port}", f"mybox.local:{port}", f"MyBox.local:{port}"):
+            assert b.request("GET", "/api/pgn", headers={"Host": host})[0] == 200, host
+        for host in ("evil.example", f"evil.example:{port}", f"192.0.2.7:{port + 1}", f"192.0.2.7.evil.example:{port}"):
+            assert b.request("GET", "/api/pgn", headers={"Host": host})[0] == 403, host
+        json_headers = {"Content-Type": "application/json", "Host": f"192.0.2.7:{port}"}
+        same = {**json_headers, "Origin": f"http://192.0.2.7:{port}"}
+        assert b.request("POST", "/api/goto", b'{"ply": 0}', same)[0] == 200
+        for origin in (f"http://192.0.2.8:{port}", "http://evil.example", f"http://mybox.evil:{port}"):
+            assert b.request("POST", "/api/goto", b'{"ply": 0}', {**json_headers, "Origin": origin})[0] == 403, origin
+
+
 def test_fuzz_of_malformed_requests(board: Board) -> None:
     """A few hundred malformed requests, raw and well-formed-but-wrong; the server answers on."""
     import random
@@ -638,6 +802,123 @@ def test_alice_engine_gui_command() -> None:
         _, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
     assert "Traceback" not in err
+
+
+FAKE_ENGINE = """import sys
+for line in sys.stdin:
+    if line.strip() == "uci":
+        print("id name fake engine from the current folder")
+        print("uciok", flush=True)
+    elif line.strip() == "isready":
+        print("readyok", flush=True)
+    elif line.startswith("go"):
+        print("bestmove 0000", flush=True)
+    elif line.strip() == "quit":
+        break
+"""
+
+
+def start_gui(
+    args: list[str], cwd: str, preexec_fn: Callable[[], None] | None = None
+) -> tuple[subprocess.Popen[str], int]:
+    """``python -m gui --no-browser --port 0 ARGS`` started in ``cwd``: the process and its port."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gui", "--no-browser", "--port", "0", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd, preexec_fn=preexec_fn,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    url = proc.stdout.readline().strip()
+    assert url.startswith("http://127.0.0.1:"), (url, proc.stderr.read() if proc.stderr else "")
+    return proc, int(url.rsplit(":", 1)[1].rstrip("/"))
+
+
+def stop_gui(proc: subprocess.Popen[str]) -> str:
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    return err
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_stopped_board_leaves_no_engine_running(tmp_path: Path, signum: int) -> None:
+    """``kill PID``, a closed terminal (SIGHUP) or Ctrl-C while the engine thinks without reading
+    its input: the board stops cleanly and the engine does not outlive it (SIGHUP killed the
+    board alone and left the engine running)."""
+    tag = f"robust-{uuid.uuid4().hex}"
+    engine = f"{sys.executable} {ROOT / 'tests/engines/scripted.py'} slow 1 30 --tag {tag}"  # 30 s, input unread
+    proc, port = start_gui(["--engine", engine], str(tmp_path), preexec_fn=default_sigint)
+    try:
+        board = Board.remote(port)
+        setup = {"mode": "play", "side": "white", "opponent": {"engine": 0, "strength": "time:10"}}
+        board.ok("/api/new", setup)
+        board.ok("/api/move", {"move": "e4"})
+        board.wait_for(lambda s: s["thinking"] is not None)
+        assert len(tagged(tag)) == 1
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0 and "Traceback" not in err, err
+    assert wait_for(lambda: not tagged(tag), 5.0), tagged(tag)
+
+
+@pytest.mark.parametrize("fake", ["uci/__main__.py", "uci.py"])
+def test_the_default_engine_is_not_the_current_folders(tmp_path: Path, fake: str) -> None:
+    """Issue 37: started from a folder holding a ``uci`` package or ``uci.py``, the web board ran
+    that code as its engine (``python -m uci`` looks in the current folder first); from a
+    checkout it ran the slow pure sources instead of the installed build."""
+    (tmp_path / fake).parent.mkdir(exist_ok=True)
+    (tmp_path / fake).write_text(FAKE_ENGINE)
+    if fake.startswith("uci/"):
+        (tmp_path / "uci" / "__init__.py").write_text("")
+    proc, port = start_gui([], str(tmp_path))
+    try:
+        board = Board.remote(port)
+        state = board.wait_for(lambda s: s["engines"][0]["name"] != "alice-engine" or s["engineError"] is not None)
+        assert state["engines"][0]["name"].startswith("Alice Engine"), state["engines"]
+        board.ok("/api/new", {"mode": "play", "side": "white", "opponent": {"engine": 0, "strength": "nodes:1000"}})
+        board.ok("/api/move", {"move": "e4"})
+        state = board.wait_for(lambda s: len(s["moves"]) == 2 or s["engineError"] is not None)
+        assert state["engineError"] is None and len(state["moves"]) == 2
+    finally:
+        stop_gui(proc)
+
+
+def test_the_default_engine_is_the_boards_own_build() -> None:
+    """``alice-engine gui`` started in the checkout runs the engine of its own installation (the
+    compiled build after ``pip install .``), not the checkout's pure sources (issue 37)."""
+    from engine.build import version_line  # the build the tests use (tests/support/installed.py)
+
+    proc = subprocess.Popen(
+        [*engine_command(), "gui", "--no-browser", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    )  # fmt: skip
+    assert proc.stdout is not None
+    port = int(proc.stdout.readline().strip().rsplit(":", 1)[1].rstrip("/"))
+    try:
+        board = Board.remote(port)
+        state = board.wait_for(lambda s: s["engines"][0]["name"] != "alice-engine" or s["engineError"] is not None)
+        assert state["engines"][0]["name"] == f"Alice Engine {version_line()}", state["engines"]
+    finally:
+        stop_gui(proc)
+
+
+def test_the_board_on_every_address_says_so(tmp_path: Path) -> None:
+    """``--host 0.0.0.0`` tells the user, on stderr, who can reach the board and by which names."""
+    scripted_engine = f"{sys.executable} {ROOT / 'tests/engines/scripted.py'} first"
+    proc, port = start_gui(["--host", "0.0.0.0", "--allow-host", "mybox.local", "--engine", scripted_engine],
+                           str(tmp_path))  # fmt: skip
+    err = stop_gui(proc)
+    assert (
+        f"alice-engine gui: listening on 0.0.0.0: any machine that can reach this one can use the board, at "
+        f"http://ADDRESS:{port}/ with this machine's IP address; names accepted: mybox.local"
+    ) in err
+    local, _ = start_gui(["--engine", scripted_engine], str(tmp_path))
+    assert "listening on" not in stop_gui(local)
+    bad = subprocess.run([sys.executable, "-m", "gui", "--allow-host", "http://x:80"], capture_output=True, text=True,
+                         timeout=60, cwd=str(tmp_path))  # fmt: skip
+    assert bad.returncode == 2 and "--allow-host 'http://x:80': expected a host name" in bad.stderr
 
 
 def test_gui_command_line_errors() -> None:

@@ -2,7 +2,9 @@
 
 Generated requests, for every endpoint: bodies of any JSON shape (and raw bodies past the
 JSON limits), PGN texts from a grammar of tags, moves, comments, variations and junk, FENs
-from a grammar of fields, typed moves. For each: the server answers, never with a 5xx, and
+from a grammar of fields, typed moves, clocks and evaluations in PGN comments (of any number
+of digits), raw requests of any method, Host and Content-Length (issue 37). For each: the
+server answers, never with a 5xx (a refusal: JSON with the security headers), and
 a refused request leaves the state exactly as it was (every field of ``/api/state``, its
 version included). The budget is fixed (``derandomize``: the same examples every run, a
 few thousand in all, well under a minute); the slow-marked soak test sends 10,000 more and
@@ -12,19 +14,20 @@ then plays a legal game through the API.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import engine.board  # noqa: F401 (registers the Alice variant for chess.pgn)
 from engine.board import AliceBoard
 from gui.jsonbody import MAX_DEPTH
-from gui.server import POST_ROUTES
-from support.gui_helpers import Board, running_board, scripted
+from gui.server import POST_ROUTES, SECURITY_HEADERS
+from support.gui_helpers import Board, raw_request, running_board, scripted
 
 BUDGET = settings(
     derandomize=True,  # the same examples in every run: CI is repeatable
@@ -161,7 +164,7 @@ def test_raw_bodies_past_the_limits(baseline: Baseline, path: str, body: bytes) 
 def test_any_query(baseline: Baseline, method: str, path: str) -> None:
     if path.startswith("/api/state?after=") and method in ("GET", "HEAD"):
         after = path.rsplit("=", 1)[1]
-        if after.lstrip("-").isdigit() and len(after) <= 20:
+        if re.fullmatch(r"-?[0-9]{1,19}", after):
             path = "/api/state"  # a real version number would wait for a change (long poll)
     send(baseline, method, path, None)
 
@@ -218,10 +221,19 @@ def movetext(depth: int) -> st.SearchStrategy[str]:
     return st.lists(token, max_size=14).map(" ".join)
 
 
-tag_name = st.sampled_from(["Event", "White", "Black", "Result", "Variant", "FEN", "SetUp", "Date", "Termination", "X"])
+tag_name = st.sampled_from(
+    ["Event", "White", "Black", "Result", "Variant", "FEN", "SetUp", "Date", "Termination", "TimeControl", "X"]
+)
+time_control_text = st.one_of(  # read back by the board for a loaded game's clocks
+    st.sampled_from(["300+3", "nan", "inf", "1e999", "-5+1", "40/7200:3600", "300+nan", "1e308+1e308"]),
+    st.tuples(st.integers(min_value=1, max_value=5000), st.sampled_from(["", "+1", "+" + "9" * 400])).map(
+        lambda t: "9" * t[0] + t[1]
+    ),
+)
 tag_value = st.one_of(
     st.sampled_from(["Alice", "alice", "Alice chess", "Chess960", "Crazyhouse", "Standard", "1-0", "*", "1", "?", ""]),
     fen_text,
+    time_control_text,
     st.text(alphabet=st.characters(blacklist_characters='"\n', blacklist_categories=("Cs",)), max_size=15),
 )
 tag = st.tuples(tag_name, tag_value).map(lambda t: f'[{t[0]} "{t[1]}"]')
@@ -235,6 +247,102 @@ pgn_text = st.lists(pgn_game, min_size=1, max_size=3).map("\n\n".join)
 @given(pgn=pgn_text)
 def test_any_pgn(baseline: Baseline, pgn: str) -> None:
     send(baseline, "POST", "/api/pgn", json.dumps({"pgn": pgn}).encode())
+
+
+# ---------------------------------------------------------------- clocks and evaluations in comments
+digits = st.one_of(
+    st.integers(min_value=0, max_value=99).map(str),
+    st.integers(min_value=0, max_value=10**12).map(str),
+    st.integers(min_value=20, max_value=5000).map(lambda n: "9" * n),  # issue 37: 400-digit clocks
+)
+clock_annotation = st.tuples(digits, digits, digits, st.sampled_from(["", ".5", "." + "9" * 400])).map(
+    lambda t: f"[%clk {t[0]}:{t[1]}:{t[2]}{t[3]}]"
+)
+eval_annotation = st.one_of(
+    st.tuples(st.sampled_from(["", "-", "+"]), digits).map(lambda t: f"[%eval #{t[0]}{t[1]}]"),
+    st.tuples(st.sampled_from(["", "-"]), digits, st.sampled_from(["", ".5", ".25"])).map(
+        lambda t: f"[%eval {t[0]}{t[1]}{t[2]}]"
+    ),
+)
+annotated_moves = st.lists(
+    st.tuples(st.sampled_from(["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]), st.lists(clock_annotation | eval_annotation, max_size=2)),
+    min_size=1,
+    max_size=6,
+)
+
+
+def strict_json(raw: bytes) -> object:
+    """JSON as a browser reads it: ``NaN``/``Infinity`` are not JSON (the page would go blank)."""
+
+    def refuse(constant: str) -> object:
+        raise AssertionError(f"{constant} in the JSON")
+
+    return json.loads(raw, parse_constant=refuse)
+
+
+@settings(BUDGET, max_examples=200)
+@given(moves=annotated_moves)
+@example(moves=[("e4", ["[%clk 0:00:" + "9" * 400 + "]"])])  # the issue's cases, always tried
+@example(moves=[("e4", ["[%clk " + "9" * 400 + ":00:00]"])])
+def test_any_clock_and_eval_in_a_pgn(baseline: Baseline, moves: list[tuple[str, list[str]]]) -> None:
+    """Issue 37: a [%clk] of 400 digits was loaded as Infinity (the state was no JSON, every
+    PGN export a 500); 400-digit hours gave a 500. Any annotation: the game loads or is
+    refused, and the state and the PGN stay readable."""
+    sans = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6"]
+    text = " ".join(
+        f"{i // 2 + 1}. " * (i % 2 == 0) + f"{sans[i]} {{{' '.join(notes)}}}" for i, (_, notes) in enumerate(moves)
+    )
+    status = send(baseline, "POST", "/api/pgn", json.dumps({"pgn": f'[Variant "Alice"]\n\n{text} *'}).encode())
+    board = baseline.board
+    for path in ("/api/state", "/api/pgn"):
+        code, _, raw = board.request("GET", path)
+        assert code == 200, (path, raw[:300])
+        strict_json(raw)
+    if status == 200:
+        state = strict_json(board.request("GET", "/api/state")[2])
+        assert isinstance(state, dict)
+
+
+# ---------------------------------------------------------------- request lines and headers
+METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "TRACE", "CONNECT", "OPTIONS", "PATCH", "BREW", "get", "X-Y"]
+length_value = st.one_of(
+    st.integers(min_value=0, max_value=40).map(str),
+    st.sampled_from(["\xb2", "\xb9", "1\xb2", "+4", "-4", "0x10", "4.0", "", " ", "9" * 30, "\u0663", "4, 4"]),
+    st.text(alphabet="0123456789+-. \xb2\xb3", max_size=6),
+)
+host_value = st.sampled_from(["ours", "ours-upper", "evil.example", "evil.example:PORT", "192.0.2.7:PORT", "127.0.0.1:1", ""])
+target = st.sampled_from(["/", "/api/state", "/api/pgn", "/api/move", "/api/goto", "/api/state?after=--1", "*",
+                          "/api/state?after=\xb2", "/api/preview?node=\xb2&moves=e2e4"])  # fmt: skip
+
+
+@settings(BUDGET, max_examples=250)
+@given(method=st.sampled_from(METHODS) | st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ-_!", min_size=1, max_size=12),
+       path=target, host=host_value, length=st.none() | length_value, body=st.binary(max_size=40))  # fmt: skip
+def test_any_method_host_and_content_length(
+    baseline: Baseline, method: str, path: str, host: str, length: str | None, body: bytes
+) -> None:
+    """Raw requests (the client ends its side after sending): every one is answered, never
+    with a 5xx; every refusal is JSON with the security headers; a foreign Host is refused
+    whatever the method; a refused request changes nothing."""
+    baseline.ensure()
+    before = baseline.state
+    port = baseline.board.port
+    host_line = {"ours": f"127.0.0.1:{port}", "ours-upper": f"LOCALHOST:{port}"}.get(host, host.replace("PORT", str(port)))
+    head = f"{method} {path} HTTP/1.1\r\nHost: {host_line}\r\nContent-Type: application/json\r\n"
+    if length is not None:
+        head += f"Content-Length: {length}\r\n"
+    status, headers, raw = raw_request(port, head.encode("latin-1", "replace") + b"\r\n" + body)
+    assert status < 500, (method, path, host, length, raw[:300])
+    if host in ("evil.example", "evil.example:PORT", "127.0.0.1:1", ""):
+        assert status in (403, 400), (method, path, host, status)  # 400: refused before its Host is read
+    if status >= 400:
+        for name, value in SECURITY_HEADERS.items():
+            assert headers.get(name.lower()) == value, (method, path, status, headers)
+        if method != "HEAD":
+            assert json.loads(raw).get("error"), raw[:300]
+        assert baseline.snapshot() == before
+    else:
+        baseline.dirty = True
 
 
 move_text = st.one_of(

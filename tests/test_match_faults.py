@@ -172,6 +172,60 @@ def test_bad_files_and_paths(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["binary.epd", "binary.pgn", "folder", "latin1.pgn"]
 
 
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["-each", "st=inf"], "engine 1: bad st 'inf': expected seconds, more than 0 and at most 10000000"),
+        (["-each", "st=1e999"], "engine 1: bad st '1e999': expected seconds"),
+        (["-each", "st=nan"], "engine 1: bad st 'nan': expected seconds"),
+        (["-each", "st=0.0001"], "engine 1: bad st '0.0001': expected seconds, more than 0"),
+        (["-each", "tc=9999999999"], "engine 1: bad time control '9999999999': at most 10000000 seconds"),
+        (["-each", "tc=10+9999999999"], "bad time control '10+9999999999': at most 10000000 seconds"),
+        (["-each", "tc=99999999999999999999/10"], "the number of moves must be positive"),
+        (["-each", "nodes=9223372036854775808"], "bad nodes '9223372036854775808': expected a positive integer"),
+        (["-each", "nodes=1", f"timemargin={10**25}"], "bad timemargin"),
+        (["-each", "nodes=1", "timemargin=-5"], "bad timemargin '-5': expected milliseconds"),
+        (["-each", "nodes=1", "-wait", str(10**20)], "-wait: must be at most 10000000000"),
+        (["-each", "nodes=1", "-pgnout", ""], "-pgnout: the file name is empty"),
+        # Hundreds or thousands of digits: float overflow, and int() refuses 4300 digits.
+        (["-each", "tc=" + "9" * 400], "engine 1: bad time control '" + "9" * 30),
+        (["-each", "tc=1:" + "9" * 400], "at most 10000000 seconds"),
+        (["-each", "tc=10+" + "9" * 400], "at most 10000000 seconds"),
+        (["-each", "tc=" + "9" * 5000 + "/10"], "the number of moves must be positive"),
+        (["-each", "nodes=" + "9" * 5000], "bad nodes '" + "9" * 30 + "'... (5000 characters): expected a positive"),
+        (["-each", "depth=" + "9" * 5000], "bad depth '"),
+        (["-each", "nodes=1", "timemargin=" + "9" * 5000], "bad timemargin '"),
+        (["-each", "nodes=1", "-wait", "9" * 5000], "-wait: must be at most 10000000000, got 9999"),
+        (["-each", "nodes=1", "-games", "-" + "9" * 5000], "-games: must be at least 1, got -9999"),
+        (["-each", "nodes=1", "-epdout", " "], "-epdout: the file name is empty"),
+    ],
+)
+def test_out_of_range_settings_get_one_line(
+    extra: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Values that used to crash (OverflowError, int()'s limit of 4300 digits), blame the wrong
+    key or do nothing (issue 37); a value thousands of characters long is quoted short."""
+    argv = [*scripted("first", name="a"), *scripted("first", name="b"), *extra]
+    assert main(argv) == 2
+    line = one_error_line(capsys)
+    assert message in line and len(line) < 200, line
+
+
+@pytest.mark.parametrize(
+    ("engine_words", "message"),
+    [
+        (["cmd=", "name=x"], "engine 1: cmd= is empty: give the engine's command"),
+        (["cmd=  ", "name=x"], "engine 1: cmd= is empty"),
+        (['cmd="unclosed', "name=x"], 'engine 1: cmd="unclosed: No closing quotation'),
+    ],
+)
+def test_a_command_that_is_no_command_gets_one_line(
+    engine_words: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["-engine", *engine_words, *scripted("first", name="b"), *each(nodes=1)]) == 2
+    assert message in one_error_line(capsys)
+
+
 def test_read_only_pgn(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     if os.geteuid() == 0:
         pytest.skip("root writes read-only files")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tracemalloc
 from collections import Counter
 from itertools import combinations
 
@@ -198,3 +199,19 @@ def test_knockout_phases_wait_for_the_round() -> None:
     finish(ko, semi2, 1)
     final = ko.next_slot()
     assert final is not None and {final.white, final.black} == {1, 3} and final.round == 2
+
+
+@pytest.mark.parametrize("kind", ["round-robin", "gauntlet", "knockout"])
+def test_huge_games_cost_no_memory(kind: str) -> None:
+    """``-games 10**7`` (any count the command line takes) is handed out game by game: a
+    knockout used to list every game of a round first (160 MB here, and a hang that only
+    SIGKILL ended for ``-games 10**9``)."""
+    tracemalloc.start()
+    try:
+        schedule = make_schedule(kind, 5, games=10**7)
+        first = [schedule.next_slot() for _ in range(4)]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert all(slot is not None for slot in first)
+    assert peak < 1 << 20, peak

@@ -257,6 +257,29 @@ def test_go_returns_a_legal_bestmove(shared: Uci, position: str, go: str) -> Non
     assert time.perf_counter() - start < 3.0
 
 
+@pytest.mark.parametrize(
+    "go",
+    [
+        "go nodes 9223372036854775808",  # 2^63: one more than a signed 64-bit count holds
+        f"go nodes {10**30}",
+        f"go depth {10**30}",
+        f"go movetime {10**30}",
+        f"go wtime {10**30} btime {10**30} winc {10**30} binc {10**30} movestogo {10**30}",
+    ],
+)
+def test_huge_limits_are_clamped_and_searched(uci: Uci, go: str) -> None:
+    """A limit too large for the search's counters is searched as the largest one (issue 37):
+    a real search (info lines) until ``stop``, a legal move, no error."""
+    uci.send("position startpos")
+    uci.send(go)
+    time.sleep(0.3)  # let it search a moment
+    uci.send("stop")
+    best, ponder, before = uci.bestmove()
+    assert not any(line.startswith("info string") for line in before), before
+    assert any(INFO_LINE.match(line) for line in before), before  # a move from a search
+    assert_legal("position startpos", best, ponder)
+
+
 def test_info_lines_are_well_formed(uci: Uci) -> None:
     uci.send("position startpos")
     uci.send("go depth 3")

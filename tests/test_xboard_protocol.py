@@ -316,6 +316,35 @@ def test_time_controls_give_a_quick_legal_move(xb: Cecp, controls: tuple[str, ..
     parse_move(pos, move)  # legal for black, in this board's notation
 
 
+HUGE = str(2**63)  # one more than a signed 64-bit count holds (UCI's go nodes 2^63 once failed)
+
+
+@pytest.mark.parametrize(
+    "controls",
+    [
+        (f"sd {HUGE}", "st 30"),
+        (f"sd {10**30}", "level 0 5 0"),
+        ("level 999999 999999 0", f"time {HUGE}", f"otim {10**30}"),
+        ("level 0 999999:59 999999", f"time {10**30}", f"otim {10**30}"),
+        ("st 999999",),
+    ],
+)
+def test_huge_limits_search_and_answer_a_move(xb: Cecp, controls: tuple[str, ...]) -> None:
+    """CECP's equivalents of UCI's huge limits (issue 37): a real search that ``?`` (move now)
+    ends with a legal move, and no error."""
+    xb.send("post", *controls, "usermove e2m4")
+    time.sleep(0.5)
+    xb.send("?")
+    line, before = xb.expect(r"^move ", 20)
+    assert not any(text.startswith(("Error", "Illegal", "tellusererror")) for text in before), before
+    assert any(THINKING.match(text) for text in before), before  # a move from a search
+    pos = Position()
+    from uci.xboard_board import parse_move
+
+    pos.push(parse_move(pos, "e2m4"))
+    parse_move(pos, line.split()[1])
+
+
 def test_sd_limits_the_depth_and_post_shows_thinking(xb: Cecp) -> None:
     _, before, _ = play_one(xb, "post", "sd 2", "level 0 5 0", "usermove e2m4")
     thinking = [THINKING.match(line) for line in before]

@@ -22,7 +22,8 @@ Choices where the protocol is silent:
 * Negative ``wtime``/``btime``/``winc``/``binc``/``movetime`` (GUIs in time trouble)
   are read as 0: the engine moves at once. ``depth``, ``nodes``, ``mate`` and
   ``movestogo`` must be positive integers; a ``depth`` beyond ``MAX_DEPTH`` is searched
-  as ``MAX_DEPTH``.
+  as ``MAX_DEPTH``, a ``nodes`` count beyond ``MAX_NODES`` as ``MAX_NODES`` (the search
+  counts nodes in 64 bits: 2^63 and more would not fit).
 * ``stop`` gives the search ``STOP_GRACE`` seconds to return (``search.thinker``); if it
   has not, the best move of the last reported iteration (else the first legal move) is
   played and the late result is discarded. ``quit`` does the same, then exits.
@@ -69,6 +70,7 @@ MAX_HASH_MB = 1024
 MAX_MULTIPV = 256
 DEFAULT_MOVE_OVERHEAD = 30
 MAX_MOVE_OVERHEAD = 5000
+MAX_NODES = 10**18  # a node limit no search reaches (centuries); larger counts are searched as this
 GO_INT_FIELDS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate")
 GO_CLAMPED_FIELDS = ("wtime", "btime", "winc", "binc", "movetime")  # negative read as 0
 GO_FLAGS = ("infinite", "ponder")
@@ -251,6 +253,8 @@ class UciEngine:
                     raise CommandError(f"go: {word} must be at least 1, got {value}")
                 if word == "depth":
                     value = min(value, MAX_DEPTH)  # deeper iterations are not searched anyway
+                elif word == "nodes":
+                    value = min(value, MAX_NODES)  # the search's 64-bit counters hold it
                 setattr(limits, word, value)
                 i += 2
             elif word in GO_FLAGS:

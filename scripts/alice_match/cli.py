@@ -5,11 +5,15 @@ The help text is a constant, not this docstring, so ``python -OO`` (no docstring
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
+import re
+import signal
 import sys
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -22,7 +26,7 @@ from .resume import ResumeError, read_text
 from .schedule import KINDS, POLICIES
 from .standings import FormatError, format_help, parse_format
 from .stats import Sprt
-from .tc import Limits, TcError, parse_count, parse_seconds, parse_tc
+from .tc import MAX_SECONDS, Limits, TcError, parse_count, parse_margin, parse_seconds, parse_tc, whole_number
 from .uci_process import EngineConfig, unrunnable
 
 USAGE = """alice-match: run Alice chess matches and tournaments between UCI engines, cutechess-cli style.
@@ -143,6 +147,7 @@ PASSED_THROUGH = (
 )  # fmt: skip
 DEFAULT_STALL_TIMEOUT = 60.0  # seconds
 MAX_CONCURRENCY = 256  # games at once on this machine (each has two engine processes)
+STOP_SIGNALS = ("SIGTERM", "SIGHUP")  # signals that stop a match as Ctrl-C does
 
 
 class UsageError(ValueError):
@@ -233,13 +238,9 @@ def build_limits(values: dict[str, str], who: str) -> Limits:
         st = parse_seconds(values["st"], "st") if "st" in values else None
         nodes = parse_count(values["nodes"], "nodes") if "nodes" in values else None
         depth = parse_count(values["depth"], "depth") if "depth" in values else None
-        margin = int(values.get("timemargin", "0"))
+        margin = parse_margin(values.get("timemargin", "0"))
     except TcError as error:
         raise UsageError(f"{who}: {error}") from None
-    except ValueError:
-        raise UsageError(f"{who}: bad timemargin {values.get('timemargin')!r}: expected milliseconds") from None
-    if margin < 0:
-        raise UsageError(f"{who}: timemargin must not be negative")
     if tc is not None and tc.infinite:
         if nodes is None and depth is None and st is None:
             raise UsageError(f"{who}: tc=inf needs nodes=, depth= or st= to end a search")
@@ -249,13 +250,19 @@ def build_limits(values: dict[str, str], who: str) -> Limits:
     return Limits(tc=tc, movetime_ms=st, nodes=nodes, depth=depth, margin_ms=margin)
 
 
-def _int(option: str, text: str, minimum: int = 1) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise UsageError(f"{option}: expected an integer, got {text!r}") from None
+def _int(option: str, text: str, minimum: int = 1, maximum: int | None = None) -> int:
+    """``text`` as an integer from ``minimum`` to ``maximum``; ``UsageError`` if it is not (a
+    number of thousands of digits too, which ``int`` would refuse with a traceback)."""
+    negative = text.startswith("-")
+    digits = text[1:] if negative or text.startswith("+") else text
+    shown = one_line(text) if len(text) <= 40 else f"{one_line(text)[:40]}... ({len(text)} characters)"
+    if not re.fullmatch(r"[0-9]+", digits):
+        raise UsageError(f"{option}: expected an integer, got {shown!r}")
+    value = -whole_number(digits) if negative else whole_number(digits)
     if value < minimum:
-        raise UsageError(f"{option}: must be at least {minimum}, got {value}")
+        raise UsageError(f"{option}: must be at least {minimum}, got {shown}")
+    if maximum is not None and value > maximum:
+        raise UsageError(f"{option}: must be at most {maximum}, got {shown}")
     return value
 
 
@@ -345,8 +352,15 @@ def _openings(o: Options, option: str, values: list[str]) -> None:
     o.openings = spec
 
 
+def _file_name(option: str, text: str) -> str:
+    """A file name to write (``-pgnout``, ``-epdout``): not empty (an empty name would write nothing)."""
+    if not text.strip():
+        raise UsageError(f"{option}: the file name is empty")
+    return text
+
+
 def _pgnout(o: Options, option: str, values: list[str]) -> None:
-    o.pgnout = values[0]
+    o.pgnout = _file_name(option, values[0])
     if len(values) == 2:
         if values[1] != "min":
             raise UsageError(f"-pgnout: expected 'min' after the file name, got {values[1]!r}")
@@ -437,8 +451,8 @@ def _setter(attr: str, convert: Callable[[str, list[str]], object]) -> Callable[
     return handler
 
 
-def _count(minimum: int = 1) -> Callable[[str, list[str]], int]:
-    return lambda option, values: _int(option, values[0], minimum)
+def _count(minimum: int = 1, maximum: int | None = None) -> Callable[[str, list[str]], int]:
+    return lambda option, values: _int(option, values[0], minimum, maximum)
 
 
 HANDLERS: dict[str, Callable[[Options, str, list[str]], None]] = {
@@ -453,10 +467,10 @@ HANDLERS: dict[str, Callable[[Options, str, list[str]], None]] = {
     "-reverse": _setter("reverse", lambda option, v: True),
     "-seeds": _setter("seeds", _count(0)),
     "-concurrency": _concurrency,
-    "-wait": _setter("wait_ms", _count(0)),
+    "-wait": _setter("wait_ms", _count(0, MAX_SECONDS * 1000)),
     "-openings": _openings,
     "-pgnout": _pgnout,
-    "-epdout": _setter("epdout", lambda option, v: v[0]),
+    "-epdout": _setter("epdout", lambda option, v: _file_name(option, v[0])),
     "-resume": _setter("resume", lambda option, v: True),
     "-report": _report,
     "-sprt": _sprt,
@@ -517,6 +531,8 @@ def build_engines(o: Options) -> tuple[list[EngineConfig], list[Limits]]:
         who = f"engine {i}"
         if "cmd" not in merged:
             raise UsageError(f"{who}: missing cmd=")
+        if not merged["cmd"].strip():
+            raise UsageError(f"{who}: cmd= is empty: give the engine's command")
         if merged.get("proto", "uci") != "uci":
             raise UsageError(f"{who}: only proto=uci is supported")
         restart = merged.get("restart", "auto")
@@ -533,6 +549,10 @@ def build_engines(o: Options) -> tuple[list[EngineConfig], list[Limits]]:
                 ponder="ponder" in merged,
             )
         )
+        try:
+            configs[-1].argv()
+        except ValueError as error:  # shlex: an unclosed quotation
+            raise UsageError(f"{who}: cmd={merged['cmd']}: {error}") from None
         limits.append(build_limits(merged, who))
     clocked = {lim.tc is not None for lim in limits}
     if len(clocked) > 1:
@@ -663,13 +683,42 @@ def configure(args: Sequence[str], out: TextIO | None = None, err: TextIO | None
         return 2
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    """SIGTERM or SIGHUP: stop as on Ctrl-C (the engines are killed, the games in play dropped);
+    a second one while stopping is ignored, so the engines are surely killed."""
+    for name in STOP_SIGNALS:
+        signal.signal(getattr(signal, name), signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def stop_signals_as_ctrl_c() -> Iterator[None]:
+    """While the match runs, SIGTERM and SIGHUP act as Ctrl-C (SIGINT); the previous handlers
+    come back after. Only the main thread can set handlers: elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    numbers = [getattr(signal, name) for name in STOP_SIGNALS if hasattr(signal, name)]
+    before = {number: signal.signal(number, _interrupt) for number in numbers}
+    try:
+        yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    config = configure(list(sys.argv[1:] if argv is None else argv))
-    if isinstance(config, int):
-        return config
-    if not config.two_engines and config.games % config.repeat:
-        print(f"warning: {config.repeat} opening repetitions vs {config.games} games per encounter", file=sys.stderr)
-    status, _ = run_match(config)
+    with stop_signals_as_ctrl_c():
+        try:
+            config = configure(list(sys.argv[1:] if argv is None else argv))
+            if isinstance(config, int):
+                return config
+            if not config.two_engines and config.games % config.repeat:
+                print(f"warning: {config.repeat} opening repetitions vs {config.games} games per encounter", file=sys.stderr)
+            status, _ = run_match(config)
+        except KeyboardInterrupt:  # while reading the options (a match stops its own engines first)
+            print("alice-match: interrupted", file=sys.stderr)
+            return 1
     return status
 
 

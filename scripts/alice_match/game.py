@@ -1,7 +1,7 @@
 """The referee: one game between two UCI engines, under our rules (``engine.Position``).
 
-Every move an engine sends is checked; an illegal move, a loss on time, a crash or a hang
-ends the game against that engine. Clocks are kept here: the time of a move runs from
+Every move an engine sends is checked; an illegal move, malformed output (``bestmovefoo``),
+a loss on time, a crash or a hang ends the game against that engine. Clocks are kept here: the time of a move runs from
 writing ``go`` to reading ``bestmove``. The game also ends on mate, stalemate, the fifty-move
 rule, threefold repetition (boards included), bare kings, and by adjudication when asked.
 
@@ -25,7 +25,7 @@ from engine.position import STARTING_FEN
 
 from .openings import Opening
 from .tc import Clock, Limits
-from .uci_process import Disconnected, SearchResult, Stalled, UciProcess
+from .uci_process import Disconnected, MalformedOutputError, SearchResult, Stalled, UciProcess
 
 COLOR_NAMES = {chess.WHITE: "White", chess.BLACK: "Black"}
 
@@ -242,6 +242,9 @@ class _Game:
                 self._kill(color)
                 self._forfeit(color, STALLED, "'s connection stalls")
                 return False
+            except MalformedOutputError as error:
+                self._malformed(color, error)
+                return False
         return True
 
     def _over(self) -> bool:
@@ -283,6 +286,8 @@ class _Game:
             return player.go(go_args, timeout)
         except Disconnected:
             self._disconnected(side)
+        except MalformedOutputError as error:
+            self._malformed(side, error)
         except Stalled:
             if not player.stop_search(self.settings.stop_timeout):
                 self._kill(side)
@@ -377,6 +382,11 @@ class _Game:
         """``loser`` loses; ``reason`` follows the colour name (``loses on time``, ``'s connection stalls``)."""
         sep = "" if reason.startswith("'") else " "
         self._end("0-1" if loser else "1-0", termination, f"{COLOR_NAMES[loser]}{sep}{reason}")
+
+    def _malformed(self, color: bool, error: MalformedOutputError) -> None:
+        """A line that breaks the protocol loses; the engine, in a state we cannot know, is ended."""
+        self._kill(color)
+        self._forfeit(color, ILLEGAL_MOVE, f"sends malformed output: {error.line}")
 
     def _disconnected(self, color: bool) -> None:
         self.record.disconnected[0 if color else 1] = True

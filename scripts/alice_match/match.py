@@ -15,7 +15,13 @@ the ones its next game needs. Output lines follow cutechess-cli:
 
 The PGN is appended game by game (in the order games finish) and closed after each, so a
 killed run loses only the games it was playing; ``-resume`` continues from it. A game cut
-short by Ctrl-C is neither counted nor written.
+short by Ctrl-C (or SIGTERM, SIGHUP: ``cli.main`` makes them act as Ctrl-C) is neither
+counted nor written, and every engine is killed. A game is counted only once it is in the
+PGN: when ``-pgnout`` (or ``-epdout``) cannot be written (a full disk, a folder gone), one
+``Error:`` line says so, the game goes to a file in the temporary folder instead (named in
+that line), it is not counted, and the match stops (exit status 1; ``-resume`` plays it
+again). Our own output failing (a closed pipe, a terminal gone) stops the match the same
+way once the games in play have finished and been saved.
 
 Before the first game every engine is started once and must complete its handshake (``uci``
 ... ``uciok``, options, ``isready`` ... ``readyok``): one that cannot be started, exits, or
@@ -30,6 +36,7 @@ import dataclasses
 import datetime
 import os
 import sys
+import tempfile
 import threading
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -53,6 +60,51 @@ CONDITION_POLL = 0.5  # seconds a worker waiting for results (knockout) sleeps b
 
 class SetupError(ValueError):
     """A tournament that cannot start (duplicate engine names, a PGN that cannot be resumed)."""
+
+
+class SafeOutput:
+    """A text stream whose write errors are noted (``failed``), never raised: a closed pipe or
+    a terminal gone must not leave engines running nor lose a game being saved."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.failed = False
+
+    def write(self, text: str) -> int:
+        if not self.failed:
+            try:
+                self.stream.write(text)
+            except (OSError, ValueError):  # ValueError: the stream was closed
+                self.failed = True
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.failed:
+            try:
+                self.stream.flush()
+            except (OSError, ValueError):
+                self.failed = True
+
+
+def fallback_path(kind: str) -> str:
+    """Where games (``pgn``) or positions (``epd``) that could not be written are kept instead."""
+    return os.path.join(tempfile.gettempdir(), f"alice-match-{os.getpid()}-unsaved.{kind}")
+
+
+def append_text(path: str, text: str) -> None:
+    """Append ``text`` to ``path`` (created if need be) and close it; ``OSError`` if it cannot."""
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def save_elsewhere(kind: str, text: str) -> str:
+    """Keep ``text`` in the fallback file; where it went, for the error line."""
+    path = fallback_path(kind)
+    try:
+        append_text(path, text)
+    except OSError as error:
+        return f"it could not be kept in {path} either ({error.strerror or error}): it is lost"
+    return f"it is kept in {path}"
 
 
 @dataclass
@@ -159,8 +211,8 @@ class Match:
 
     def __init__(self, config: MatchConfig, out: TextIO | None = None, err: TextIO | None = None) -> None:
         self.config = config
-        self.out = out or sys.stdout
-        self.err = err or sys.stderr
+        self.out = SafeOutput(out or sys.stdout)
+        self.err = SafeOutput(err or sys.stderr)
         self.schedule = config.schedule()
         self.names = [c.name or "" for c in config.engines]
         self.score = Score()
@@ -356,10 +408,14 @@ class Match:
             self._abort()
 
     def _abort(self) -> None:
+        with self._results:
+            self._abort_locked()
+
+    def _abort_locked(self) -> None:
+        """``_abort`` with the lock held."""
         self._aborted = True
         self._stop.set()
-        with self._results:
-            self._results.notify_all()
+        self._results.notify_all()
 
     def _start_all(self) -> None:
         """Start every engine once (the handshake checks it); the first games use these processes."""
@@ -377,13 +433,13 @@ class Match:
 
     def _name_engines(self) -> None:
         """Engines without ``name=`` are named by their ``id name`` (at their first start);
-        a tournament table or a resumed PGN needs the names to differ."""
-        if not self.config.two_engines or self.config.resume:
-            seen: dict[str, int] = {}
-            for i, name in enumerate(self.names):
-                if name in seen:
-                    raise SetupError(f"engines {seen[name] + 1} and {i + 1} are both named {name!r}: give name=")
-                seen[name] = i
+        the names must differ (the score line, the tables, the PGN and ``-resume`` tell the
+        engines apart by name): two engines that name themselves alike need ``name=``."""
+        seen: dict[str, int] = {}
+        for i, name in enumerate(self.names):
+            if name in seen:
+                raise SetupError(f"engines {seen[name] + 1} and {i + 1} are both named {name!r}: give name=")
+            seen[name] = i
 
     def _set_name(self, which: int, name: str) -> None:
         self.names[which] = name
@@ -459,6 +515,8 @@ class Match:
                 for proc in processes.values():
                     if not proc.alive():
                         proc.kill()  # reap it; a new one is started for the next game
+                if self.out.failed and not self._stop.is_set():
+                    self._abort()  # nobody reads our output any more: stop after the games in play
         finally:
             for proc in processes.values():
                 proc.quit()
@@ -540,12 +598,17 @@ class Match:
             self.pentanomial = self.pentanomial.add(other, first)
 
     def _record(self, slot: Slot, record: GameRecord, started: datetime.datetime) -> None:
-        """Count, save and announce a finished game (the lock is held)."""
+        """Save, count and announce a finished game (the lock is held). A game the PGN could
+        not take is not counted: an ``Error:`` line, and the match stops."""
         config = self.config
+        if not self._save(slot, record, started):
+            self._abort_locked()
+            return
         self.schedule.finish(slot, HALF_POINTS[record.result])
         self._count(slot, record.result, record.termination, record.reason)
         self.records[slot.number] = record
-        self._save(slot, record, started)
+        if not self._save_position(slot, record):
+            self._abort_locked()
         white_name, black_name = self.names[slot.white], self.names[slot.black]
         print(
             f"Finished game {slot.number} ({white_name} vs {black_name}): {record.result} {{{record.reason}}}",
@@ -570,21 +633,49 @@ class Match:
         s = self.score
         return sprt.status(s.wins, s.losses, s.draws)
 
-    def _save(self, slot: Slot, record: GameRecord, started: datetime.datetime) -> None:
-        """Append the game to the PGN and its final position to the EPD file."""
+    def _save(self, slot: Slot, record: GameRecord, started: datetime.datetime) -> bool:
+        """Append the game to the PGN; ``False`` (the ``Error:`` line said where it went
+        instead) if the file cannot be written."""
         config = self.config
-        if config.pgnout:
-            comments = [""] * len(record.opening_moves) + (
-                [""] * len(record.moves) if config.pgn_min else record.comments(emt=not config.two_engines)
+        if not config.pgnout:
+            return True
+        comments = [""] * len(record.opening_moves) + (
+            [""] * len(record.moves) if config.pgn_min else record.comments(emt=not config.two_engines)
+        )
+        game = build_game(
+            self._headers(slot, record, started), record.start_fen, record.all_moves, comments, record.reason
+        )
+        text = game_text(game, comments=not config.pgn_min)
+        try:
+            append_text(config.pgnout, text)
+        except OSError as error:
+            kept = save_elsewhere("pgn", text)
+            print(
+                f"Error: cannot write game {slot.number} to {one_line(config.pgnout)} ({error.strerror or error}); "
+                f"{kept}; the game is not counted; stopping the match",
+                file=self.out,
+                flush=True,
             )
-            game = build_game(
-                self._headers(slot, record, started), record.start_fen, record.all_moves, comments, record.reason
+            return False
+        return True
+
+    def _save_position(self, slot: Slot, record: GameRecord) -> bool:
+        """Append the game's final position to the EPD file; ``False`` if it cannot be written."""
+        config = self.config
+        if not config.epdout:
+            return True
+        try:
+            append_text(config.epdout, record.final_fen + "\n")
+        except OSError as error:
+            kept = save_elsewhere("epd", record.final_fen + "\n")
+            print(
+                f"Error: cannot write the final position of game {slot.number} to {one_line(config.epdout)} "
+                f"({error.strerror or error}); {kept}; stopping the match",
+                file=self.out,
+                flush=True,
             )
-            with open(config.pgnout, "a", encoding="utf-8") as handle:
-                handle.write(game_text(game, comments=not config.pgn_min))
-        if config.epdout:
-            with open(config.epdout, "a", encoding="utf-8") as handle:
-                handle.write(record.final_fen + "\n")
+            return False
+        return True
 
     def _headers(self, slot: Slot, record: GameRecord, started: datetime.datetime) -> dict[str, str]:
         config = self.config

@@ -32,9 +32,11 @@ with the round.
 
 from __future__ import annotations
 
+import itertools
 import random
 import sys
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 KINDS = ("round-robin", "gauntlet", "knockout")
@@ -353,22 +355,29 @@ class Knockout(Schedule):
     def bracket(self) -> list[list[Pair]]:
         return self._rounds
 
-    def _opening_phase(self) -> list[Pair]:
-        return [pair for pair in self._rounds[-1] if pair.valid for _ in range(self.games)]
+    def _opening_phase(self) -> Iterator[Pair]:
+        """Each pair of the round ``games`` times in a row, handed out one at a time (never a
+        list: ``-games`` may be huge)."""
+        valid = [pair for pair in self._rounds[-1] if pair.valid]
+        return itertools.chain.from_iterable(itertools.repeat(pair, self.games) for pair in valid)
 
     def _next_pair(self) -> Pair | None:
-        if not self._queue:
-            if self.in_progress():
-                return None  # a phase ends when all its games have finished
-            self._queue = [p for p in self._rounds[-1] if needs_more_games(p, self.games)]
-            if not self._queue:
-                winners = [p.leader() for p in self._rounds[-1]]
-                if len(winners) <= 1:
-                    return None
-                self._rounds.append(self._make_round([w for w in winners if w is not None]))
-                self.round += 1
-                self._queue = self._opening_phase()
-        return self._queue.pop(0)
+        pair = next(self._queue, None)
+        if pair is not None:
+            return pair
+        if self.in_progress():
+            return None  # a phase ends when all its games have finished
+        tie_breaks = [p for p in self._rounds[-1] if needs_more_games(p, self.games)]
+        if tie_breaks:
+            self._queue = iter(tie_breaks)
+        else:
+            winners = [p.leader() for p in self._rounds[-1]]
+            if len(winners) <= 1:
+                return None
+            self._rounds.append(self._make_round([w for w in winners if w is not None]))
+            self.round += 1
+            self._queue = self._opening_phase()
+        return next(self._queue, None)
 
     def more_may_come(self) -> bool:
         return self.in_progress() > 0

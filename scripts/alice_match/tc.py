@@ -12,10 +12,15 @@ TimeControl(moves=40, base_ms=60000, inc_ms=600, infinite=False)
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
-_TC_RE = re.compile(r"^(?:(\d+)/)?(?:(\d+):)?(\d+(?:\.\d*)?|\.\d+)(?:\+(\d+(?:\.\d*)?|\.\d+))?$")
+MAX_SECONDS = 10**7  # the longest time a setting may name (16 weeks; Python's waits overflow far beyond)
+MAX_COUNT = 2**63 - 1  # the largest node count, depth or move count (UCI engines read 64-bit integers)
+MAX_DIGITS = 30  # digits read of a whole number; more is beyond every bound (Python refuses 4300)
+_NUMBER = r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+"  # ASCII only: int() and float() also read other scripts' digits
+_TC_RE = re.compile(rf"^(?:([0-9]+)/)?(?:([0-9]+):)?({_NUMBER})(?:\+({_NUMBER}))?$")
 
 
 class TcError(ValueError):
@@ -52,36 +57,66 @@ def parse_tc(text: str) -> TimeControl:
         return TimeControl(infinite=True)
     match = _TC_RE.match(text)
     if not match:
-        raise TcError(f"bad time control {text!r}: expected [moves/]time[+increment], e.g. 40/60+0.6 or 10+0.1")
+        raise TcError(f"bad time control {_quoted(text)}: expected [moves/]time[+increment], e.g. 40/60+0.6 or 10+0.1")
     moves, minutes, seconds, inc = match.groups()
-    base = float(seconds) + 60 * int(minutes or 0)
-    tc = TimeControl(
-        moves=int(moves or 0),
-        base_ms=round(base * 1000),
-        inc_ms=round(float(inc or 0) * 1000),
-    )
-    if moves is not None and tc.moves <= 0:
-        raise TcError(f"bad time control {text!r}: the number of moves must be positive")
+    base = float(seconds) + 60 * whole_number(minutes or "0")
+    increment = float(inc or 0)
+    if moves is not None and not 0 < whole_number(moves) <= MAX_COUNT:
+        raise TcError(f"bad time control {_quoted(text)}: the number of moves must be positive (at most {MAX_COUNT})")
+    if not max(base, increment) <= MAX_SECONDS:  # also catches inf: 400 digits of seconds
+        raise TcError(f"bad time control {_quoted(text)}: at most {MAX_SECONDS} seconds")
+    tc = TimeControl(moves=whole_number(moves or "0"), base_ms=round(base * 1000), inc_ms=round(increment * 1000))
     if tc.base_ms <= 0 and tc.inc_ms <= 0:
-        raise TcError(f"bad time control {text!r}: no time at all")
+        raise TcError(f"bad time control {_quoted(text)}: no time at all")
     return tc
 
 
+def whole_number(digits: str) -> int:
+    """The value of ASCII ``digits``; one of more than ``MAX_DIGITS`` digits is read as
+    ``10**MAX_DIGITS`` (beyond every bound here: ``int`` would refuse 4300 digits, and slowly).
+
+    >>> whole_number("007"), whole_number("9" * 5000) == 10**MAX_DIGITS
+    (7, True)
+    """
+    significant = digits.lstrip("0") or "0"
+    return int(significant) if len(significant) <= MAX_DIGITS else 10**MAX_DIGITS
+
+
 def parse_seconds(text: str, what: str) -> int:
-    """Seconds (``st=1.5``) to milliseconds."""
+    """Seconds (``st=1.5``) to milliseconds: more than 0, at most ``MAX_SECONDS``.
+
+    >>> parse_seconds("1.5", "st")
+    1500
+    >>> parse_seconds("nan", "st")
+    Traceback (most recent call last):
+    ...
+    alice_match.tc.TcError: bad st 'nan': expected seconds, more than 0 and at most 10000000
+    """
     try:
         value = float(text)
     except ValueError:
-        raise TcError(f"bad {what} {text!r}: expected seconds") from None
-    if value <= 0:
-        raise TcError(f"bad {what} {text!r}: must be positive")
+        raise TcError(f"bad {what} {_quoted(text)}: expected seconds") from None
+    if not (math.isfinite(value) and 0 < value <= MAX_SECONDS) or round(value * 1000) <= 0:
+        raise TcError(f"bad {what} {_quoted(text)}: expected seconds, more than 0 and at most {MAX_SECONDS}")
     return round(value * 1000)
 
 
 def parse_count(text: str, what: str) -> int:
-    if not re.fullmatch(r"\d+", text) or int(text) <= 0:
-        raise TcError(f"bad {what} {text!r}: expected a positive integer")
+    if not re.fullmatch(r"[0-9]+", text) or not 0 < whole_number(text) <= MAX_COUNT:
+        raise TcError(f"bad {what} {_quoted(text)}: expected a positive integer (at most {MAX_COUNT})")
     return int(text)
+
+
+def parse_margin(text: str) -> int:
+    """``timemargin=MS``: milliseconds, 0 to ``MAX_SECONDS`` seconds' worth."""
+    if not re.fullmatch(r"[0-9]+", text.strip()) or whole_number(text.strip()) > MAX_SECONDS * 1000:
+        raise TcError(f"bad timemargin {_quoted(text)}: expected milliseconds, 0 to {MAX_SECONDS * 1000}")
+    return int(text)
+
+
+def _quoted(text: str) -> str:
+    """``text`` quoted for an error line, shortened if long (a 5000-digit value)."""
+    return repr(text) if len(text) <= 2 * MAX_DIGITS else repr(text[:MAX_DIGITS]) + f"... ({len(text)} characters)"
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,14 @@
 A reader thread timestamps every line the engine prints and queues it, so the runner can
 wait for ``bestmove`` with a deadline and measure thinking time from the moment ``go``
 was written to the moment ``bestmove`` was read. A process that exits (or closes its
-output) is *disconnected*; one that does not answer in time is *stalled*.
+output) is *disconnected*; one that does not answer in time is *stalled*; one that sends
+a line it should not (``bestmovefoo``, a line of more than ``MAX_LINE_CHARS`` characters)
+sends *malformed output*.
+
+An engine cannot flood the runner: the queue holds at most ``LINE_QUEUE`` lines (a faster
+engine waits, its pipe full), a line is read at most ``MAX_LINE_CHARS`` characters at a
+time (the rest of a longer one is dropped), and a line read after the deadline is a stall
+even if more keep coming: a deadline holds however much the engine prints.
 
 Every engine runs in a process group of its own (``start_new_session``): a kill ends the
 whole group (``os.killpg``), so an engine started through a wrapper script cannot leave a
@@ -31,6 +38,11 @@ REAP_TIMEOUT = 5.0  # seconds to wait for a killed process group's leader to be 
 READER_JOIN = 1.0  # seconds to wait for the reader thread after the process ended
 LAST_OUTPUT = 3  # lines of an engine's output quoted when it fails its handshake
 QUOTE_LIMIT = 80  # characters of one quoted line
+LINE_QUEUE = 1000  # lines read ahead of the runner; a faster engine waits for it (bounded memory)
+MAX_LINE_CHARS = 16384  # characters of one line: a longer one is malformed output (a PV of 3000 moves fits)
+MAX_OPTIONS = 1000  # options kept from a handshake; an engine offering more floods it
+PUT_POLL = 0.1  # seconds between looks at the end of the process while the queue is full
+UCI_WORDS = ("id", "option", "uciok", "readyok", "info", "bestmove", "copyprotection", "registration")
 
 
 class EngineError(RuntimeError):
@@ -43,6 +55,48 @@ class Disconnected(EngineError):
 
 class Stalled(EngineError):
     """The engine did not answer within the allowed time."""
+
+
+class MalformedOutputError(EngineError):
+    """The engine sent a line that breaks the protocol; ``line`` quotes it (cut, one line),
+    followed by ``why`` in brackets when given."""
+
+    def __init__(self, name: str, line: str, why: str = "") -> None:
+        self.line = quote(line) + (f" ({why})" if why else "")
+        super().__init__(f"engine {name} sent malformed output: {self.line}")
+
+
+class CutLine(str):
+    """The first ``MAX_LINE_CHARS`` characters of a longer line (the rest was dropped)."""
+
+
+def quote(line: str) -> str:
+    """``line`` cut to ``QUOTE_LIMIT`` characters and quoted on one line, without ", " (a PGN
+    reason ends at the last one).
+
+    >>> quote("bestmovefoo"), quote("a, b" + "x" * 100)[-6:]
+    ("'bestmovefoo'", "xxx'...")
+    """
+    text = repr(line[:QUOTE_LIMIT]).replace(", ", ",")
+    return text + ("..." if len(line) > QUOTE_LIMIT else "")
+
+
+def setup_problem(line: str, after_uciok: bool) -> bool:
+    """A line of the handshake the user should see: an ``info string`` that reports an error
+    (a misspelled or out-of-range option), or, once ``uciok`` is in, any line that is not
+    UCI (``No such option: X``, as Stockfish answers a wrong ``setoption``).
+
+    >>> setup_problem("info string error: unknown option 'Skil Level'", False)
+    True
+    >>> setup_problem("info string variant alice files 8 ranks 8", True), setup_problem("Stockfish 16 by ...", False)
+    (False, False)
+    >>> setup_problem("No such option: Skil Level", True)
+    True
+    """
+    words = line.split()
+    if words[:2] == ["info", "string"]:
+        return any(word in line.lower() for word in ("error", "warning", "invalid", "unknown"))
+    return after_uciok and bool(words) and words[0] not in UCI_WORDS
 
 
 @dataclass
@@ -166,12 +220,13 @@ class UciProcess:
         self.log = log
         self.id_name: str | None = None
         self.options: dict[str, str] = {}  # name -> type line
-        self._lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
+        self._lines: queue.Queue[tuple[float, str | None]] = queue.Queue(LINE_QUEUE)
         self._proc: subprocess.Popen[str] | None = None
         self._show_stderr = show_stderr
         self._reader: threading.Thread | None = None
         self._write_lock = threading.Lock()
         self._ended = threading.Event()  # the reader saw the end of the engine's output
+        self._closing = threading.Event()  # the process is being closed: its reader may stop
         self._broken = False  # a write failed: the engine closed its input
         self._recent: list[str] = []  # its last lines (quoted in a failed handshake's error)
         self._uciok = False  # the handshake got as far as uciok
@@ -210,13 +265,14 @@ class UciProcess:
             )
         except OSError as error:
             raise EngineError(f"cannot start engine {argv!r}: {error}") from None
-        self._lines = queue.Queue()
+        self._lines = queue.Queue(LINE_QUEUE)
         self._ended = threading.Event()
+        self._closing = threading.Event()
         self._broken = False
         self._recent = []
         self._uciok = False
         self._reader = threading.Thread(
-            target=self._read, args=(self._proc, self._lines, self._ended), daemon=True
+            target=self._read, args=(self._proc, self._lines, self._ended, self._closing), daemon=True
         )
         self._reader.start()
         try:
@@ -235,10 +291,13 @@ class UciProcess:
             elif line.startswith("option name "):
                 rest = line[len("option name ") :]
                 name = rest.split(" type ")[0].strip()
-                self.options[name] = rest
+                if len(self.options) < MAX_OPTIONS:
+                    self.options[name] = rest
             elif line.strip() == "uciok":
                 self._uciok = True
                 break
+            elif setup_problem(line, after_uciok=False):
+                self._warn_setup(line)
         if "UCI_Variant" in self.options:
             self.setoption("UCI_Variant", VARIANT)
         elif self.log:
@@ -250,7 +309,16 @@ class UciProcess:
                 self.log(f"warning: engine {self.name} offers no Ponder option; it will not ponder")
         for key, value in self.config.options.items():
             self.setoption(key, value)
-        self.isready(timeout)
+        self.send("isready")
+        deadline = time.monotonic() + timeout
+        while (line := self._next_line(deadline, "readyok")).strip() != "readyok":
+            if setup_problem(line, after_uciok=True):
+                self._warn_setup(line)
+
+    def _warn_setup(self, line: str) -> None:
+        """Show what the engine said about its setup (an option it refused) on the terminal."""
+        if self.log:
+            self.log(f"warning: engine {self.name} says: {line[:2 * QUOTE_LIMIT]}")
 
     def _handshake_failure(self, error: EngineError) -> str:
         """The error of a failed start, with the exit code and the last lines it printed."""
@@ -272,18 +340,28 @@ class UciProcess:
 
     @staticmethod
     def _read(
-        proc: subprocess.Popen[str], lines: queue.Queue[tuple[float, str | None]], ended: threading.Event
+        proc: subprocess.Popen[str],
+        lines: queue.Queue[tuple[float, str | None]],
+        ended: threading.Event,
+        closing: threading.Event,
     ) -> None:
+        """Queue the engine's lines, stamped, until its output ends (or ``closing`` is set while
+        the queue is full: nobody will read it any more); then the sentinel ``None``."""
         stream = proc.stdout
         assert stream is not None
         try:
-            for line in stream:
-                lines.put((time.monotonic(), line.rstrip("\r\n")))
+            while line := stream.readline(MAX_LINE_CHARS + 1):
+                cut = len(line) > MAX_LINE_CHARS and not line.endswith("\n")
+                text = CutLine(line[:MAX_LINE_CHARS]) if cut else line.rstrip("\r\n")
+                if not _put(lines, (time.monotonic(), text), closing):
+                    break
+                while cut and line and not line.endswith("\n"):  # the rest of a long line is dropped
+                    line = stream.readline(MAX_LINE_CHARS)
         except (OSError, ValueError, UnicodeDecodeError):
             pass
         finally:
             ended.set()  # before the sentinel: whoever reads the sentinel sees alive() false
-            lines.put((time.monotonic(), None))
+            _put(lines, (time.monotonic(), None), closing)
             try:
                 stream.close()  # here, not in another thread: closing a stream a thread reads blocks
             except (OSError, ValueError):
@@ -314,18 +392,23 @@ class UciProcess:
         return stamped[1]
 
     def _next_stamped(self, deadline: float | None, waiting_for: str) -> tuple[float, str]:
-        while True:
-            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-            try:
-                stamp, line = self._lines.get(timeout=timeout)
-            except queue.Empty:
-                raise Stalled(f"engine {self.name} did not send {waiting_for} in time") from None
-            if line is None:
-                self._lines.put((stamp, None))  # stay disconnected for later waits
-                raise Disconnected(f"engine {self.name} disconnected while waiting for {waiting_for}")
-            if self.log:
-                self.log(f"{self.name} >  {line}")
-            return stamp, line
+        """The next line and when it was read; ``Stalled`` if none was read by ``deadline``
+        (a line read later counts as none: an engine printing without end is timed out too)."""
+        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+        try:
+            stamp, line = self._lines.get(timeout=timeout)
+        except queue.Empty:
+            raise Stalled(f"engine {self.name} did not send {waiting_for} in time") from None
+        if line is None:
+            self._lines.put((stamp, None))  # stay disconnected for later waits (the reader has ended: room)
+            raise Disconnected(f"engine {self.name} disconnected while waiting for {waiting_for}")
+        if self.log:
+            self.log(f"{self.name} >  {line}")
+        if isinstance(line, CutLine):
+            raise MalformedOutputError(self.name, line, f"a line of more than {MAX_LINE_CHARS} characters")
+        if deadline is not None and stamp > deadline:
+            raise Stalled(f"engine {self.name} did not send {waiting_for} in time")
+        return stamp, line
 
     # ------------------------------------------------------------- commands
     def setoption(self, name: str, value: str) -> None:
@@ -383,12 +466,16 @@ class UciProcess:
                 parse_info(line, info)
             elif line.startswith("bestmove"):
                 tokens = line.split()
+                if tokens[0] != "bestmove":
+                    raise MalformedOutputError(self.name, line)  # bestmovefoo: no move, and no bestmove
                 move = tokens[1] if len(tokens) > 1 else ""
                 ponder = tokens[3] if len(tokens) > 3 and tokens[2] == "ponder" else None
                 return SearchResult(move, max(0, round((stamp - started) * 1000)), info, ponder)
 
     def _drain(self) -> None:
-        while True:
+        """Discard the lines read so far (not those still coming: an engine that prints
+        without end cannot keep this loop going)."""
+        for _ in range(self._lines.qsize()):
             try:
                 stamp, line = self._lines.get_nowait()
             except queue.Empty:
@@ -453,10 +540,23 @@ class UciProcess:
                 proc.stdin.close()
         except (OSError, ValueError):
             pass
+        self._closing.set()  # a reader waiting for room in a full queue stops
         if self._reader is not None:
             self._reader.join(READER_JOIN)
         self._ended.set()
         self._proc = None
+
+
+def _put(lines: queue.Queue[tuple[float, str | None]], item: tuple[float, str | None], closing: threading.Event) -> bool:
+    """Queue ``item``, waiting while the queue is full; ``False`` if the process is closed
+    meanwhile (``closing`` set: nobody will read it)."""
+    while True:
+        try:
+            lines.put(item, timeout=PUT_POLL)
+            return True
+        except queue.Full:
+            if closing.is_set():
+                return False
 
 
 def kill_group(proc: subprocess.Popen[str]) -> None:

@@ -5,6 +5,7 @@
     scripted.py random SEED         a seeded random legal move
     scripted.py greedy SEED         the greedy reference player, seeded
     scripted.py illegal N           a well-formed illegal move at its N-th go of a game
+    scripted.py emptysquare N       a move from a square with no piece at its N-th go of a game
     scripted.py badsuffix N         a legal move with the wrong board suffix at its N-th go
     scripted.py slow N SECONDS      sleeps SECONDS before answering its N-th go
     scripted.py crash N             exits without answering its N-th go
@@ -12,6 +13,10 @@
     scripted.py nouci               never answers uci
     scripted.py exit                exits at once (exit code 3), before reading anything
     scripted.py garbage             answers uci with lines of junk (some not UTF-8), never uciok
+    scripted.py flooduci            answers uci with info lines without end, never uciok
+    scripted.py flood N             at its N-th go prints info lines without end, never bestmove
+    scripted.py longline N          at its N-th go prints one line of 400 MB and no newline, then sleeps
+    scripted.py badbest N           answers its N-th go with ``bestmovefoo``
     scripted.py novariant           plays the first legal move but offers no UCI_Variant option
     scripted.py ponder              offers Ponder; plays the first legal move with ``ponder Y``,
                                     Y the opponent's first legal reply; on ``go ponder`` it waits
@@ -77,6 +82,8 @@ class Scripted(MiniEngine):
             return True  # deaf to everything, quit included
         if self.mode == "nouci" and line.strip() == "uci":
             return True
+        if self.mode == "flooduci" and line.strip() == "uci":
+            flood("info string flood\n")
         if self.mode == "garbage" and line.strip() == "uci":
             sys.stdout.write("hello\n\x00\x01 not uci at all\n")
             sys.stdout.flush()
@@ -108,7 +115,18 @@ class Scripted(MiniEngine):
         if self.mode == "ponder":
             self.answer()
             return
-        trigger = self.mode in ("illegal", "badsuffix", "slow", "crash", "hang") and self.gos == int(self.args[0])
+        trigger = self.mode in MODES_WITH_A_GO and self.gos == int(self.args[0])
+        if trigger and self.mode == "flood":
+            flood("info depth 1 score cp 0 nodes 1 pv e2e4\n")
+        if trigger and self.mode == "longline":
+            flood("x" * 4096, LONG_LINE)
+        if trigger and self.mode == "emptysquare":
+            empty = next(s for s in range(64) if not self.pos.sq[s])
+            self.send(f"bestmove {chess.SQUARE_NAMES[empty]}{chess.SQUARE_NAMES[(empty + 8) % 64]}")
+            return
+        if trigger and self.mode == "badbest":
+            self.send("bestmovefoo")
+            return
         if trigger and self.mode == "crash":
             os._exit(3)
         if trigger and self.mode == "hang":
@@ -145,6 +163,26 @@ class Scripted(MiniEngine):
         if replies:
             text += f" ponder {move_to_uci(after, replies[0])}"
         self.send(text)
+
+
+MODES_WITH_A_GO = ("illegal", "emptysquare", "badsuffix", "slow", "crash", "hang", "flood", "longline", "badbest")
+
+
+LONG_LINE = 400 << 20  # characters of the longline mode's line
+
+
+def flood(text: str, limit: int | None = None) -> None:
+    """Print ``text`` over and over as fast as the reader takes it, without end (or ``limit``
+    characters, then sleep); exit when the pipe breaks."""
+    written = 0
+    try:
+        while limit is None or written < limit:
+            sys.stdout.write(text * 64)
+            sys.stdout.flush()
+            written += 64 * len(text)
+        time.sleep(3600)
+    except OSError:  # BrokenPipeError: the reader is gone
+        os._exit(0)
 
 
 def illegal_move(pos: Position) -> str:

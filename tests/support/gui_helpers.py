@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import sys
 import threading
 import time
@@ -43,6 +44,14 @@ class Board:
         self.server = server
         self.port = server.port
         self.url = server.url
+
+    @classmethod
+    def remote(cls, port: int) -> Board:
+        """A client of a board running in another process (it has no ``server`` here)."""
+        board = cls.__new__(cls)
+        board.port = port
+        board.url = f"http://127.0.0.1:{port}/"
+        return board
 
     def request(
         self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
@@ -89,11 +98,29 @@ class Board:
         return state
 
 
+def raw_request(port: int, data: bytes, half_close: bool = True, timeout: float = WAIT) -> tuple[int, dict[str, str], bytes]:
+    """Send ``data`` as it is on a new connection (then end our side, unless ``half_close`` is
+    false), read until the server closes; the first answer: (status, headers, body)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(data)
+        if half_close:
+            sock.shutdown(socket.SHUT_WR)
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    head, _, body = b"".join(chunks).partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {key.strip().lower(): value.strip() for key, _, value in (line.partition(":") for line in lines[1:])}
+    if "content-length" in headers:
+        body = body[: int(headers["content-length"])]  # the first answer (bytes after a GET are a next request)
+    return int(lines[0].split()[1]), headers, body
+
+
 @contextmanager
-def running_board(engines: list[EngineSpec], host: str = "127.0.0.1") -> Iterator[Board]:
+def running_board(engines: list[EngineSpec], host: str = "127.0.0.1", allowed: tuple[str, ...] = ()) -> Iterator[Board]:
     loop = EngineLoop()
     session = Session(engines, loop)
-    server = BoardServer(host, 0, session)
+    server = BoardServer(host, 0, session, allowed)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     session.start()
