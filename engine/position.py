@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Final
 
 from mypy_extensions import i64
 
-from engine import movegen
+import engine.movegen as movegen  # not ``from engine import``: engine/__init__ imports this module
 from engine.bits import Bitboard, bit_length, i64_buffer, i64_table, unsigned
 from engine.fen import parse_fen, write_fen
 from engine.tables import (

@@ -14,17 +14,18 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from typing import Final
 
 from engine.position import Position
 from search.limits import Iteration, Limits
 from search.search import Searcher
 
 # ---------------------------------------------------------------- settings
-BENCH_DEPTH = 5  # default depth of every bench search
-BENCH_HASH_MB = 16  # hash size when run_bench is given no factory
+BENCH_DEPTH: Final = 5  # default depth of every bench search
+BENCH_HASH_MB: Final = 16  # hash size when run_bench is given no factory
 
 # The start, the four perft.epd positions and a few Alice middlegames and endings.
-BENCH_FENS: list[str] = [
+BENCH_FENS: Final[list[str]] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
     "rnbqkbnr/ppp1pppp/8/8/4p3/8/PPPP|BPPP/RNBQK1NR w KQkq - 0 3",
     "r1bqkb1r/pppp1ppp/2|n2|n2/4|p3/2|B1|P3/5|N2/PPPP1PPP/RNBQ1|R|K1 b kq - 5 4",

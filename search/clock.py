@@ -4,12 +4,12 @@
     clock.start(limits, white_to_move, stop_event, ponderhit)
     ...
     if nodes >= clock.next_check:   # the tree's test, every node: one field read
-        clock.check(nodes)          # raises SearchStopped at a limit
+        clock.check(nodes)          # raises SearchStoppedError at a limit
     clock.elapsed_ms(); clock.soft_ms; clock.hard_ms
 
 The tree and the mate search (``search.mate``, through ``share``) count their nodes and ask
 the clock every ``CHECK_EVERY`` nodes (and exactly at a node limit). ``check`` raises
-``SearchStopped`` at the node limit, when the stop event is set, or past the hard time
+``SearchStoppedError`` at the node limit, when the stop event is set, or past the hard time
 limit; it also switches a pondering search to its clock once ``ponderhit`` has come.
 
 >>> import threading
@@ -21,7 +21,7 @@ limit; it also switches a pondering search to its clock once ``ponderhit`` has c
 >>> clock.check(300)
 Traceback (most recent call last):
 ...
-search.clock.SearchStopped
+search.clock.SearchStoppedError
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ CHECK_EVERY: Final = 128  # nodes between clock / stop-event checks (well under 
 WAIT_POLL: Final = 0.005  # seconds between looks at the stop event while UCI forbids answering
 
 
-class SearchStopped(Exception):
+class SearchStoppedError(Exception):
     """Raised inside a search when the clock, node limit or stop event ends it."""
 
 
@@ -116,15 +116,15 @@ class Clock:
         return int((time.perf_counter() - self.start_time) * 1000)
 
     def check(self, nodes: i64) -> None:
-        """Called at ``next_check`` nodes; raises ``SearchStopped`` at a limit, else sets the next."""
+        """Called at ``next_check`` nodes; raises ``SearchStoppedError`` at a limit, else sets the next."""
         if self.node_limit and nodes >= self.node_limit:
-            raise SearchStopped
+            raise SearchStoppedError
         if self.stop_event.is_set():
-            raise SearchStopped
+            raise SearchStoppedError
         if self.pondering and self.hit.at is not None:
             self.apply_ponderhit()
         if self.hard_ms is not None and (time.perf_counter() - self.start_time) * 1000 >= self.hard_ms:
-            raise SearchStopped
+            raise SearchStoppedError
         nxt = nodes + CHECK_EVERY
         if self.node_limit and nxt > self.node_limit:
             nxt = self.node_limit

@@ -26,6 +26,8 @@ Terms (every weight is a named constant in the block below):
   the other board (where the capturer lands, so that is where a recapture happens);
 * a small bonus for the side to move.
 
+Bare kings (a draw by the Alice rules) evaluate to 0, every term left out.
+
 Pieces on the other board cannot capture or check the king directly; they are the
 ones that *deliver* checks in Alice (a check comes from a piece that just
 transferred), which is why the threat term looks at the board the king is not on.
@@ -49,7 +51,7 @@ from engine.tables import (
     QUEEN,
     ROOK,
 )
-from search.score import PIECE_VALUE
+from search.score import DRAW, PIECE_VALUE
 
 if TYPE_CHECKING:
     from librt.vecs import vec
@@ -361,7 +363,10 @@ def _hanging(sq: vec[i64], hanging: Bitboard) -> i64:
 
 
 def evaluate(pos: Position) -> int:
-    """Centipawns from the side to move's point of view (see the module docstring)."""
+    """Centipawns from the side to move's point of view (see the module docstring); bare kings,
+    a draw by the rules, are 0 (as the web board shows a finished game)."""
+    if pos.is_bare_kings():
+        return DRAW
     material, king, mob, blk, dw, db, threats, rel = _eval(pos)
     score = material + king + mob + blk - dw + db + threats + rel
     return (score if pos.turn else -score) + TEMPO
@@ -369,6 +374,8 @@ def evaluate(pos: Position) -> int:
 
 def terms(pos: Position) -> list[tuple[str, int]]:
     """``(name, white-perspective centipawns)`` per term, the last one the total (as ``evaluate``)."""
+    if pos.is_bare_kings():
+        return [("bare kings (a draw)", DRAW), ("total", DRAW)]
     material, king, mob, blk, dw, db, threats, rel = _eval(pos)
     tempo = TEMPO if pos.turn else -TEMPO
     parts = [

@@ -36,34 +36,38 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable
+from typing import Final
 
 from engine.movegen import check_info, gives_check
 from engine.position import UNDO_KEY, Position
 from engine.tables import KING, Move
-from search.clock import Clock, SearchStopped
+from search.clock import Clock, SearchStoppedError
 from search.limits import Iteration, Result
-from search.ordering import ORDER_VALUE
+from search.movepick import ORDER_VALUE
 from search.score import MATE
 from search.tree import Tree
 
 # ---------------------------------------------------------------- tunables
-MAX_MATE = 100  # longest mate searched (moves); a larger ``go mate`` is searched to this
-TIME_SHARE = 0.9  # the proof may use this share of the hard time limit; the normal search gets the rest
-NODE_SHARE = 0.9  # ... and this share of a node limit
-FALLBACK_DEPTH = 5  # without a clock or limits, the normal search after a failed proof goes this deep
-TABLE_MAX_SLOTS = 1 << 21  # the proof table has a slot per word of the hash table, at most this many (32 MB)
-ORDER_HASH = 1 << 30  # attacker/defender ordering: the table's move first
-ORDER_KILLER = 1 << 29  # ... then the killer of this ply
-ORDER_CHECK = 1 << 20  # attacker: checks before captures before the rest
-ORDER_CAPTURE = 1 << 10  # captures (attacker and defender) by victim value
-ORDER_KING = 1 << 9  # defender: king moves after captures, before the rest
-FIFTY = 100  # halfmove clock of the fifty-move draw
+MAX_MATE: Final = 100  # longest mate searched (moves); a larger ``go mate`` is searched to this
+TIME_SHARE: Final = 0.9  # the proof may use this share of the hard time limit; the normal search gets the rest
+NODE_SHARE: Final = 0.9  # ... and this share of a node limit
+FALLBACK_DEPTH: Final = 5  # without a clock or limits, the normal search after a failed proof goes this deep
+TABLE_MAX_SLOTS: Final = 1 << 21  # the proof table has a slot per word of the hash table, at most this many (32 MB)
+ORDER_HASH: Final = 1 << 30  # attacker/defender ordering: the table's move first
+ORDER_KILLER: Final = 1 << 29  # ... then the killer of this ply
+ORDER_CHECK: Final = 1 << 20  # attacker: checks before captures before the rest
+ORDER_CAPTURE: Final = 1 << 10  # captures (attacker and defender) by victim value
+ORDER_KING: Final = 1 << 9  # defender: king moves after captures, before the rest
+FIFTY: Final = 100  # halfmove clock of the fifty-move draw
 
-PROVED, REFUTED, UNKNOWN = 1, 0, -1  # what the table knows of a node
+# What the table knows of a node.
+PROVED: Final = 1
+REFUTED: Final = 0
+UNKNOWN: Final = -1
 
 # Table word: move | proved depth << 16 | refuted depth << 24 (0 = not known).
-PROVED_SHIFT = 16
-REFUTED_SHIFT = 24
+PROVED_SHIFT: Final = 16
+REFUTED_SHIFT: Final = 24
 
 
 class MateTable:
@@ -148,7 +152,7 @@ class MateSearch:
                 if key:
                     length = d
                     break
-        except SearchStopped:
+        except SearchStoppedError:
             key = 0
             while len(pos.stack) > root_len:  # the tree was left mid-move
                 pos.pop()
@@ -363,7 +367,7 @@ class MateSearch:
                 pos.push(move)
                 pv.append(move)
                 left = longest - 1
-        except SearchStopped:
+        except SearchStoppedError:
             pass
         while len(pos.stack) > root_len:
             pos.pop()

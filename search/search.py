@@ -10,7 +10,7 @@ legal move whenever one exists (``None`` only when there is none), even when
 current (or last) search; ``searcher.seldepth`` its deepest ply.
 
 The rooms: this module drives ``search.tree`` (negamax and quiescence below the root),
-which orders moves with ``search.ordering``, evaluates through ``search.evalcache`` and
+which orders moves with ``search.movepick`` (from ``search.history``), evaluates through ``search.evalcache`` and
 stops when ``search.clock`` says so; ``go mate`` runs ``search.mate`` first. Scores are as
 ``search.tree`` and ``search.score`` define them.
 """
@@ -23,9 +23,10 @@ from typing import Final
 
 from engine.position import Position
 from engine.tables import Move
-from search.clock import Clock, SearchStopped
+from search.clock import Clock, SearchStoppedError
 from search.limits import Iteration, Limits, PonderHit, Result
 from search.mate import FALLBACK_DEPTH, MateSearch
+from search.movepick import order_moves
 from search.score import DRAW, INF, MATE, MATE_BOUND
 from search.timeman import SCALE_MIN_DEPTH, soft_scale
 from search.tree import Tree
@@ -129,7 +130,7 @@ class Searcher:
             )
             clock.wait_if_required(limits)
             return Result(best=None)
-        root_moves = tree.heuristics.order(pos, root_moves, self._tt_move(pos, root_moves), 0)
+        root_moves = order_moves(pos, root_moves, self._tt_move(pos, root_moves), 0, tree.heuristics)
         best: Move = root_moves[0]
         ponder: Move | None = None
 
@@ -186,7 +187,7 @@ class Searcher:
                     break  # forced move: do not spend the clock
                 if prev_score >= MATE_BOUND and MATE - prev_score < depth and clock.soft_ms is not None:
                     break  # our mate was proved well inside the depth: do not spend the clock
-        except SearchStopped:
+        except SearchStoppedError:
             # A move that beat the previous best in the unfinished iteration (first line).
             if tree.root_best and tree.root_best != best and multipv == 1:
                 best = tree.root_best

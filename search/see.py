@@ -6,7 +6,7 @@
 How the search is meant to use it (not wired in here):
 
 * move ordering: a capture with ``see_ge(pos, m, 0)`` false is a bad capture (after the quiet
-  moves), replacing the cheaper "retaken on the landing board" test of ``search.ordering``;
+  moves), replacing the cheaper "retaken on the landing board" test of ``search.movepick``;
 * quiescence: skip captures with ``not see_ge(pos, m, 0)`` (or a small negative margin);
 * pruning at low depth: skip a quiet move with ``not see_ge(pos, m, -margin * depth)`` (it lands
   en prise), a capture with ``not see_ge(pos, m, -margin * depth * depth)``.

@@ -25,21 +25,22 @@ import itertools
 import math
 import random
 from dataclasses import dataclass, replace
+from typing import Final
 
 from engine.tables import Move
 from search.limits import Iteration, Limits
 from search.score import MATE, MATE_BOUND
 
 # ---------------------------------------------------------------- tunables
-SKILL_MAX = 20  # Skill Level at full strength (no weakening)
-SKILL_NODES = ((0, 150), (5, 400), (10, 1000), (15, 3000), (19, 8000))  # (skill, node budget)
-SKILL_MARGIN = ((0, 300), (5, 200), (10, 120), (15, 60), (19, 25))  # (skill, cp it may lose at most)
-SKILL_TEMPERATURE = ((0, 150), (5, 90), (10, 50), (15, 25), (19, 10))  # (skill, cp of the softmax)
-SKILL_LINES = ((0, 4), (10, 4), (15, 3), (19, 2))  # (skill, root lines searched)
+SKILL_MAX: Final = 20  # Skill Level at full strength (no weakening)
+SKILL_NODES: Final = ((0, 150), (5, 400), (10, 1000), (15, 3000), (19, 8000))  # (skill, node budget)
+SKILL_MARGIN: Final = ((0, 300), (5, 200), (10, 120), (15, 60), (19, 25))  # (skill, cp it may lose at most)
+SKILL_TEMPERATURE: Final = ((0, 150), (5, 90), (10, 50), (15, 25), (19, 10))  # (skill, cp of the softmax)
+SKILL_LINES: Final = ((0, 4), (10, 4), (15, 3), (19, 2))  # (skill, root lines searched)
 # (skill, Elo) measured with alice-match at fixed nodes, random mover = 500 (README, "Levels").
-ELO_TABLE = ((0.0, 1440), (5.0, 1690), (10.0, 1840), (15.0, 2140), (19.0, 2520))
-ELO_MIN = ELO_TABLE[0][1]
-ELO_MAX = ELO_TABLE[-1][1]
+ELO_TABLE: Final = ((0.0, 1440), (5.0, 1690), (10.0, 1840), (15.0, 2140), (19.0, 2520))
+ELO_MIN: Final = ELO_TABLE[0][1]
+ELO_MAX: Final = ELO_TABLE[-1][1]
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable
+from typing import Final
 
 from engine.position import Position
 from engine.tables import Move
@@ -38,15 +39,15 @@ from search.limits import Iteration, Limits, PonderHit, Result
 from search.search import Searcher
 
 # ---------------------------------------------------------------- tunables
-STOP_GRACE = 0.05  # seconds the search gets to return after stop before it is answered for
-IDLE_WAIT = 2.0  # seconds go() waits for a stopped (answered) search thread to end
+STOP_GRACE: Final = 0.05  # seconds the search gets to return after stop before it is answered for
+IDLE_WAIT: Final = 2.0  # seconds go() waits for a stopped (answered) search thread to end
 
 InfoCallback = Callable[[Iteration], None]
 DoneCallback = Callable[[Result], None]
 ErrorCallback = Callable[[str], None]
 
 
-class ThinkerBusy(RuntimeError):
+class ThinkerBusyError(RuntimeError):
     """``go`` (or a table change) while a search is running; the message says what to do."""
 
 
@@ -104,16 +105,16 @@ class Thinker:
         return job is not None and not job.answered and job.running()
 
     def require_idle(self, what: str) -> None:
-        """Raise ``ThinkerBusy`` unless no search runs (a stopped one gets ``IDLE_WAIT`` to end)."""
+        """Raise ``ThinkerBusyError`` unless no search runs (a stopped one gets ``IDLE_WAIT`` to end)."""
         job = self._job
         if job is None or not job.running():
             return
         if not job.answered:
-            raise ThinkerBusy(f"{what}: a search is running; send stop first")
+            raise ThinkerBusyError(f"{what}: a search is running; send stop first")
         assert job.thread is not None
         job.thread.join(IDLE_WAIT)
         if job.thread.is_alive():
-            raise ThinkerBusy(f"{what}: the previous search has not finished stopping yet")
+            raise ThinkerBusyError(f"{what}: the previous search has not finished stopping yet")
 
     def resize(self, mb: int) -> None:
         """Resize the hash table (clears it); only when idle."""

@@ -24,26 +24,30 @@ True
 
 from __future__ import annotations
 
+from typing import Final
+
 from search.limits import Limits
 
 # ---------------------------------------------------------------- tunables
-MOVES_TO_GO_START = 30  # sudden death: moves left assumed at move 1 ...
-MOVES_TO_GO_SLOPE = 0.5  # ... one fewer per this many moves played ...
-MOVES_TO_GO_MIN = 15  # ... but never fewer than this
-MAX_MOVES_TO_GO = 50  # a larger movestogo is treated as this many
-SOFT_FRACTION = 0.6  # the soft limit is this share of the per-move allotment
-HARD_FACTOR = 3.0  # the hard limit may reach this many allotments ...
-HARD_SHARE_OF_CLOCK = 0.25  # ... but never more than this share of the remaining time
-INCREMENT_SHARE = 0.8  # share of the increment spent on this move
-MIN_THINK_MS = 5  # never plan less than this (the first legal move is always available)
-LAST_MOVE_SHARE = 0.5  # with movestogo 1, share of the clock this move may use
-SAFETY_MS = 10  # kept back on top of move_overhead for scheduling jitter
-STABLE_SCALE = (1.5, 1.25, 1.1, 1.0, 0.9, 0.8)  # soft-limit factor by iterations the best move has held (last: more)
-DROP_PER_CP = 0.006  # soft-limit factor grows by this per centipawn the score fell since the last iteration ...
-DROP_MAX = 0.8  # ... by at most this much
-SHARE_DOMINANT = 0.9  # when the best move took this share of the iteration's nodes ...
-SHARE_FACTOR = 0.7  # ... the soft limit shrinks by this factor (one move dominates)
-SCALE_MIN_DEPTH = 5  # the scaling applies from this iteration on (earlier ones are noise)
+MOVES_TO_GO_START: Final = 30  # sudden death: moves left assumed at move 1 ...
+MOVES_TO_GO_SLOPE: Final = 0.5  # ... one fewer per this many moves played ...
+MOVES_TO_GO_MIN: Final = 15  # ... but never fewer than this
+MAX_MOVES_TO_GO: Final = 50  # a larger movestogo is treated as this many
+SOFT_FRACTION: Final = 0.6  # the soft limit is this share of the per-move allotment
+HARD_FACTOR: Final = 3.0  # the hard limit may reach this many allotments ...
+HARD_SHARE_OF_CLOCK: Final = 0.25  # ... but never more than this share of the remaining time
+INCREMENT_SHARE: Final = 0.8  # share of the increment spent on this move
+MIN_THINK_MS: Final = 5  # never plan less than this (the first legal move is always available)
+LAST_MOVE_SHARE: Final = 0.5  # with movestogo 1, share of the clock this move may use
+SAFETY_MS: Final = 10  # kept back on top of move_overhead for scheduling jitter
+# Soft-limit factor by iterations the best move has held (the last: more). A variable-length tuple:
+# mypyc 2.4 reported a fixed-length Final tuple of floats as "not set" when read.
+STABLE_SCALE: Final[tuple[float, ...]] = (1.5, 1.25, 1.1, 1.0, 0.9, 0.8)
+DROP_PER_CP: Final = 0.006  # soft-limit factor grows by this per centipawn the score fell since the last iteration ...
+DROP_MAX: Final = 0.8  # ... by at most this much
+SHARE_DOMINANT: Final = 0.9  # when the best move took this share of the iteration's nodes ...
+SHARE_FACTOR: Final = 0.7  # ... the soft limit shrinks by this factor (one move dominates)
+SCALE_MIN_DEPTH: Final = 5  # the scaling applies from this iteration on (earlier ones are noise)
 
 
 def moves_to_go(fullmove: int) -> float:

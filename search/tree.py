@@ -8,10 +8,17 @@ Scores are centipawns from the side to move; a mate in ``n`` plies scores ``MATE
 board of every piece in the key --, bare kings) score 0. Fail-soft throughout.
 
 The tree counts ``nodes`` and asks its ``clock`` (``search.clock``) every ``CHECK_EVERY``
-nodes, which raises ``SearchStopped`` at a limit; it orders moves with ``heuristics``
-(``search.ordering``) and takes a node's static evaluation from its transposition-table entry
-when that has one, else through ``evals`` (``search.evalcache``); every store records it. Every
-tunable, the feature switches (``USE_*``) included, is a named constant in the block below.
+nodes, which raises ``SearchStoppedError`` at a limit; it takes moves from one ``MovePicker`` per
+ply (``search.movepick``), ordered by its ``heuristics`` (``search.history``), and takes a
+node's static evaluation from its transposition-table entry when that has one, else through
+``evals`` (``search.evalcache``); every store records it. Every tunable, the feature switches
+(``USE_*``) included, is a named constant in the block below.
+
+``negamax`` and ``qsearch`` read as numbered steps, in the manner of Stockfish's ``search()``
+and ``qsearch()``; the large steps are methods named after them: ``_null_move`` (with its
+verification), ``_singular`` (the singular test and multi-cut), ``_moves_loop`` (the moves of
+a node, steps 10 to 17), ``_prune`` (pruning at shallow depth), ``_reduction`` (late-move
+reductions) and ``_update_histories`` (a cutoff's lessons).
 """
 
 from __future__ import annotations
@@ -21,22 +28,14 @@ from typing import TYPE_CHECKING, Final
 
 from mypy_extensions import i64
 
-from engine.bits import i64_buffer
-from engine.movegen import ALL, CAPTURES, CheckInfo, gives_check
+from engine.bits import i64_buffer, i64_table
+from engine.movegen import CheckInfo, gives_check
 from engine.position import UNDO_KEY, Position
 from engine.tables import Move
 from search.clock import Clock
 from search.evalcache import EvalCache
-from search.ordering import (
-    MAX_PLY,
-    ORDER_VALUE,
-    STAGE_BAD_CAPTURES,
-    USE_CAPTURE_HISTORY,
-    USE_CONT_HISTORY,
-    Heuristics,
-    MovePicker,
-    piece_to,
-)
+from search.history import MAX_PLY, USE_CAPTURE_HISTORY, USE_CONT_HISTORY, Heuristics, piece_to
+from search.movepick import ORDER_VALUE, STAGE_BAD_CAPTURES, MovePicker
 from search.score import DRAW, INF, MATE, MATE_BOUND, PIECE_VALUE
 from search.see import see_ge
 from search.tt import (
@@ -119,8 +118,22 @@ def _lmr_table() -> list[int]:
     return table
 
 
-LMR: Final = _lmr_table()
+LMR: Final = i64_table(_lmr_table())
 LMR_LAST: Final = LMR_TABLE_SIZE - 1  # the last row and column
+CAPTURE_GAIN: Final = i64_table(PIECE_VALUE)  # what a capture wins by victim type: a native table (delta pruning)
+# Answers of a step that are not scores (every score is within +-INF).
+NO_CUTOFF: Final = INF + 1  # the step does not end the node: search on
+SINGULAR: Final = INF + 2  # the singular test: every other move fails low, extend the hash move
+
+
+def bound_cuts(bound: i64, score: i64, alpha: i64, beta: i64) -> bool:
+    """A transposition-table entry's ``score`` with its ``bound`` settles the window: exact, a
+    lower bound at or above ``beta``, or an upper bound at or below ``alpha``."""
+    return (
+        bound == BOUND_EXACT
+        or (bound == BOUND_LOWER and score >= beta)
+        or (bound == BOUND_UPPER and score <= alpha)
+    )
 
 
 class Tree:
@@ -147,6 +160,7 @@ class Tree:
         self.pickers = [MovePicker() for _ in range(MAX_PLY + 2)]
         self.statics: vec[i64] = i64_buffer(MAX_PLY + 2)  # static eval by ply (-INF in check): "improving"
         self.check_infos = [CheckInfo() for _ in range(MAX_PLY + 2)]
+        self.check_info_set: vec[i64] = i64_buffer(MAX_PLY + 2)  # 1: the ply's check_infos entry is the node's
 
     def new_search(self) -> None:
         self.nodes = 0
@@ -246,26 +260,34 @@ class Tree:
         it never overwrites the real entry, and does no null move or reverse futility.
         ``cut_node`` marks a node expected to fail high (a null-window child of a late move,
         every other ply below): late moves there are reduced more.
+
+        The steps are numbered as in Stockfish's ``search()``; the large ones are methods.
         """
+        # Step 1. Initialize the node: count it, ask the clock now and then, the deepest ply.
         self.nodes += 1
         if self.nodes >= self.clock.next_check:
             self.clock.check(self.nodes)
         self.seldepth = max(self.seldepth, ply)
+
+        # Step 2. A draw by the rules ends the node: fifty moves, a repetition.
         if self.is_draw(pos, ply):
             return DRAW
-        # Mate distance pruning.
+
+        # Step 3. Mate distance pruning: no mate found below can beat one already found.
         alpha = max(alpha, -MATE + ply)
         beta = min(beta, MATE - ply - 1)
         if alpha >= beta:
             return alpha
+
+        # Step 4. Check extension; at the horizon (or the stack's end), quiescence.
         in_check = pos.in_check()
         if in_check and USE_CHECK_EXTENSION:
             depth += CHECK_EXTENSION
         if depth <= 0 or ply >= MAX_PLY:
             return self.qsearch(pos, alpha, beta, ply, 0)
 
-        key = pos.key
-        word = 0 if excluded else self.tt.probe_word(key)
+        # Step 5. Transposition table lookup: outside the PV a deep enough bound is the answer.
+        word = 0 if excluded else self.tt.probe_word(pos.key)
         tt_move: i64 = 0
         tt_score: i64 = 0
         tt_depth: i64 = 0
@@ -275,62 +297,39 @@ class Tree:
             tt_eval = self.tt.probe_eval
             tt_move, tt_score, tt_depth, tt_bound = unpack(word)
             tt_score = score_from_tt(tt_score, ply)
-            if not is_pv and tt_depth >= depth:
-                if tt_bound == BOUND_EXACT:
-                    return tt_score
-                if tt_bound == BOUND_LOWER and tt_score >= beta:
-                    return tt_score
-                if tt_bound == BOUND_UPPER and tt_score <= alpha:
-                    return tt_score
+            if not is_pv and tt_depth >= depth and bound_cuts(tt_bound, tt_score, alpha, beta):
+                return tt_score
 
+        # Step 6. Static evaluation (the entry's, when it has one; none in check), and whether
+        # it rose since this side's previous move (or that one was in check): improving.
         static = -INF
         improving = False
         if not in_check:
-            static = tt_eval if tt_eval != NO_EVAL else self.evals.static(pos)  # the entry's, when it has one
-            # The static eval rose since this side's previous move (or that one was in check).
+            static = tt_eval if tt_eval != NO_EVAL else self.evals.static(pos)
             improving = ply < 2 or static > self.statics[ply - 2]
         self.statics[ply] = static
-        if not in_check and not excluded:
-            if not is_pv:
-                if (
-                    USE_RFP
-                    and depth <= RFP_MAX_DEPTH
-                    and static - RFP_MARGIN * (depth - improving) >= beta
-                    and beta > -MATE_BOUND
-                ):
-                    return static
-                if (
-                    USE_NULL
-                    and can_null
-                    and depth >= NULL_MIN_DEPTH
-                    and ply >= self.null_min_ply
-                    and static >= beta
-                    and beta < MATE_BOUND
-                    and self.has_pieces(pos)
-                ):
-                    r = NULL_REDUCTION + depth // NULL_REDUCTION_DIVISOR + min(NULL_EVAL_MAX, (static - beta) // NULL_EVAL_DIVISOR)
-                    null_depth = depth - 1 - r  # the null move's search, and its verification's
-                    saved_null = self.last_null
-                    self.last_null = len(pos.stack)
-                    pos.push_null()
-                    score = -self.negamax(pos, null_depth, -beta, -beta + 1, ply + 1, False, False, 0, not cut_node)
-                    pos.pop_null()
-                    self.last_null = saved_null
-                    if score >= beta:
-                        if score >= MATE_BOUND:
-                            score = beta  # an unproved mate
-                        if not USE_NULL_VERIFY or depth < NULL_VERIFY_MIN_DEPTH or self.null_min_ply:
-                            return score
-                        # Deep: verify without the null move, at the null move's depth, with no
-                        # null move for either side in the first 3/4 of it.
-                        self.null_verifications += 1
-                        self.null_min_ply = ply + 3 * null_depth // 4
-                        verified = self.negamax(pos, null_depth, beta - 1, beta, ply, False, False, 0, cut_node)
-                        self.null_min_ply = 0
-                        if verified >= beta:
-                            return score
-                        self.null_refutations += 1
 
+        if not is_pv and not in_check and not excluded:
+            # Step 7. Reverse futility pruning: the static eval beats beta by a margin per ply.
+            if USE_RFP and depth <= RFP_MAX_DEPTH and static - RFP_MARGIN * (depth - improving) >= beta > -MATE_BOUND:
+                return static
+
+            # Step 8. Null move search with verification (``_null_move``).
+            if (
+                USE_NULL
+                and can_null
+                and depth >= NULL_MIN_DEPTH
+                and ply >= self.null_min_ply
+                and static >= beta
+                and beta < MATE_BOUND
+                and self.has_pieces(pos)
+            ):
+                score = self._null_move(pos, depth, beta, ply, static, cut_node)
+                if score != NO_CUTOFF:
+                    return score
+
+        # Step 9. Singular extension and multi-cut (``_singular``); without a hash move, an
+        # internal iterative reduction: a cheaper search here, its result orders the next visit.
         singular: i64 = 0  # the hash move, when it is singular: searched one ply deeper
         if (
             USE_SINGULAR
@@ -341,57 +340,52 @@ class Tree:
             and tt_depth >= depth - SE_TT_DEPTH_MARGIN
             and -MATE_BOUND < tt_score < MATE_BOUND
         ):
-            s_beta = tt_score - SE_MARGIN * depth
-            score = self.negamax(pos, (depth - 1) // 2, s_beta - 1, s_beta, ply, False, False, tt_move, cut_node)
-            if score < s_beta:
-                singular = tt_move  # every other move fails low: the hash move is singular
-                self.singular_extensions += 1
-            elif s_beta >= beta:
-                self.multi_cuts += 1
-                return s_beta  # multi-cut: another move also beats beta
+            verdict = self._singular(pos, depth, beta, ply, tt_move, tt_score, cut_node)
+            if verdict == SINGULAR:
+                singular = tt_move
+            elif verdict != NO_CUTOFF:
+                return verdict  # multi-cut
         elif USE_IIR and depth >= IIR_MIN_DEPTH and not tt_move and not excluded:
-            depth -= 1  # no hash move: a cheaper search here, its result orders the next visit
+            depth -= 1
 
+        # Step 10. Loop through the moves (``_moves_loop``: steps 11 to 17).
+        return self._moves_loop(
+            pos, depth, alpha, beta, ply, is_pv, cut_node, in_check, excluded, tt_move, singular, static, improving
+        )
+
+    def _moves_loop(
+        self,
+        pos: Position,
+        depth: i64,
+        alpha: i64,
+        beta: i64,
+        ply: i64,
+        is_pv: bool,
+        cut_node: bool,
+        in_check: bool,
+        excluded: i64,
+        tt_move: i64,
+        singular: i64,
+        static: i64,
+        improving: bool,
+    ) -> i64:
+        """Steps 10 to 17 of ``negamax``: the node's moves searched, best first
+        (``search.movepick``), once its steps 1 to 9 found no cutoff. The arguments are the
+        node's as those steps left them (``depth`` after an internal iterative reduction,
+        ``singular`` the hash move when it is singular, else 0, ``static`` the static eval,
+        -INF in check). Returns the node's score, fail-soft, and stores it in the
+        transposition table unless a move is ``excluded``."""
         heur = self.heuristics
         picker = self.pickers[ply]
         picker.start(pos, tt_move, ply, heur)
-        futile = (
-            bool(USE_FUTILITY)
-            and not is_pv
-            and not in_check
-            and depth <= FUTILITY_MAX_DEPTH
-            and static + FUTILITY_MARGIN * depth <= alpha
-            and alpha > -MATE_BOUND
-        )
-        late_futile = (
-            bool(USE_FUTILITY)
-            and not is_pv
-            and not in_check
-            and depth <= LATE_FUTILITY_MAX_DEPTH
-            and alpha > -MATE_BOUND
-        )
-        lmr_row = min(depth, LMR_LAST) * LMR_TABLE_SIZE  # this depth's row of the reduction table
-        orig_alpha = alpha
+        prunable = not is_pv and not in_check  # step 11 may skip moves here
+        self.check_info_set[ply] = 0  # the node's CheckInfo, filled when step 11 first needs it
+        node_alpha = alpha
         best_score = -INF
         best_move = 0
         sq = pos.squares
-        searched = 0
-        prune_see = bool(USE_SEE_PRUNING) and not is_pv and not in_check and depth <= SEE_PRUNE_MAX_DEPTH
-        lmp_limit = 999
-        if USE_LMP and not is_pv and not in_check and depth <= LMP_MAX_DEPTH:
-            lmp_limit = (LMP_BASE + depth * depth) * (1 + improving) // 2
-        prune_hist = (
-            bool(USE_HISTORY_PRUNING and USE_CONT_HISTORY)
-            and not is_pv
-            and not in_check
-            and depth <= HISTORY_PRUNE_MAX_DEPTH
-        )
         cont = heur.cont
-        ch1 = picker.ch1
-        ch2 = picker.ch2
-        hist_limit = -HISTORY_PRUNE_MARGIN * depth
-        cinfo = self.check_infos[ply]
-        cinfo_set = False
+        searched = 0
         while True:
             m = picker.next(pos, heur)
             if not m:
@@ -399,47 +393,26 @@ class Tree:
             if m == excluded:
                 continue
             quiet = not sq[(m >> 6) & 63] and not m >> 12
-            # SEE pruning: not the first move, nor while every move so far is mated.
-            see_now = prune_see and searched > 0 and best_score > -MATE_BOUND
             cont_score: i64 = 0  # the quiet move's continuation history, one and two plies back
-            if quiet:
-                if USE_CONT_HISTORY:
-                    pt = piece_to(sq[m & 63], (m >> 6) & 63)
-                    c1: int = cont[ch1 + pt]
-                    c2: int = cont[ch2 + pt]
-                    cont_score = c1 + c2
-                # Futility, late-move count, bad continuation history or (low depth) landing en
-                # prise: skipped unless it checks.
-                bad_history = (
-                    prune_hist
-                    and searched > 0
-                    and cont_score < hist_limit
-                    and m != picker.k0
-                    and m != picker.k1
-                    and m != picker.counter
-                )
-                if best_score > -MATE_BOUND and (
-                    futile
-                    or (
-                        late_futile
-                        and searched > 0
-                        and static + FUTILITY_MARGIN * (1 + max(0, depth - LMR[lmr_row + min(searched, LMR_LAST)])) <= alpha
-                    )
-                    or searched >= lmp_limit
-                    or bad_history
-                    or (see_now and not see_ge(pos, m, -SEE_QUIET_MARGIN * depth * depth))
-                ):
-                    if not cinfo_set:
-                        cinfo.set(pos)
-                        cinfo_set = True
-                    if not gives_check(pos, m, cinfo):
-                        if bad_history and not futile and searched < lmp_limit:
-                            self.history_prunes += 1
-                        continue
-            elif see_now and not m >> 12 and not see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth):
-                continue  # low depth: a capture that loses too much
+            if quiet and USE_CONT_HISTORY:
+                pt = piece_to(sq[m & 63], (m >> 6) & 63)
+                c1: int = cont[picker.ch1 + pt]
+                c2: int = cont[picker.ch2 + pt]
+                cont_score = c1 + c2
+
+            # Step 11. Pruning at shallow depth (``_prune``): not while every move so far is mated.
+            if prunable and best_score > -MATE_BOUND:
+                if self._prune(pos, m, quiet, depth, alpha, node_alpha, static, improving, searched, cont_score, picker, ply):
+                    continue
+
+            # Step 12. Make the move; the singular hash move is searched one ply deeper.
             pos.push(m)
             new_depth = depth - 1 + (m == singular)
+
+            # Step 13. Principal variation search: the first move with the full window, the
+            # others with a null window, late ones reduced (``_reduction``) and searched again
+            # unreduced when they beat alpha, then with the full window in a PV node. A late
+            # move's null-window child is expected to fail high (its re-search is not).
             if searched == 0:
                 score = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, is_pv, True, 0, not is_pv and not cut_node)
             else:
@@ -451,54 +424,205 @@ class Tree:
                     and (quiet or picker.stage == STAGE_BAD_CAPTURES)
                     and not in_check
                 ):
-                    reduction = LMR[lmr_row + min(searched, LMR_LAST)]
-                    reduction += (not is_pv) and (not improving)
-                    if cut_node:
-                        reduction += CUT_NODE_REDUCTION
-                    reduction -= is_pv
-                    if quiet:
-                        if m == picker.k0 or m == picker.k1 or m == picker.counter:
-                            reduction -= 1
-                        h = heur.history[(pos.turn ^ 1) << 12 | m & 4095]  # pushed: the mover is not to move
-                        if USE_CONT_HISTORY:
-                            h += cont_score
-                            reduction -= h // LMR_CONT_HISTORY_DIVISOR if h >= 0 else -(-h // LMR_CONT_HISTORY_DIVISOR)
-                        else:
-                            reduction -= h // LMR_HISTORY_DIVISOR if h >= 0 else -(-h // LMR_HISTORY_DIVISOR)
-                    reduction = max(0, min(reduction, depth - 2))
-                    if reduction > 0 and pos.in_check():
-                        reduction = 0
-                # A late move's null-window child is expected to fail high (its re-search is not).
+                    reduction = self._reduction(pos, m, quiet, depth, searched, is_pv, improving, cut_node, cont_score, picker)
                 score = -self.negamax(pos, new_depth - reduction, -alpha - 1, -alpha, ply + 1, False, True, 0, True)
                 if score > alpha and reduction > 0:
                     score = -self.negamax(pos, new_depth, -alpha - 1, -alpha, ply + 1, False, True, 0, not cut_node)
                 if is_pv and alpha < score < beta:
                     score = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, True, True)
+
+            # Step 14. Undo the move.
             pos.pop()
             searched += 1
+
+            # Step 15. A new best move; a beta cutoff ends the loop and teaches the histories.
             if score > best_score:
                 best_score = score
                 best_move = m
                 if score > alpha:
                     alpha = score
                     if score >= beta:
-                        if quiet:
-                            heur.reward(pos, m, ply, depth, picker.tried, picker.ntried, ch1, ch2)
-                        if USE_CAPTURE_HISTORY and (not quiet or picker.ncaptures):
-                            heur.reward_capture(pos, 0 if quiet else m, depth, picker.tried_captures, picker.ncaptures)
+                        self._update_histories(pos, m, quiet, ply, depth, picker)
                         break
             if quiet:
                 picker.add_tried(m)
             elif USE_CAPTURE_HISTORY:
                 picker.add_tried_capture(m)
-        if not picker.count:  # no legal move
+
+        # Step 16. No legal move: mated or stalemate. The singular test's search has no entry.
+        if not picker.count:
             return -MATE + ply if in_check else DRAW
         if excluded:
             return best_score if best_score > -INF else alpha  # no other move: the excluded one is singular
 
-        bound = BOUND_LOWER if best_score >= beta else (BOUND_EXACT if best_score > orig_alpha else BOUND_UPPER)
-        self.tt.store(key, best_move, score_to_tt(best_score, ply), depth, bound, static)  # -INF: in check, none
+        # Step 17. Store the result, its bound and the static eval (-INF: in check, none).
+        bound = BOUND_LOWER if best_score >= beta else (BOUND_EXACT if best_score > node_alpha else BOUND_UPPER)
+        self.tt.store(pos.key, best_move, score_to_tt(best_score, ply), depth, bound, static)
         return best_score
+
+    def _null_move(self, pos: Position, depth: i64, beta: i64, ply: i64, static: i64, cut_node: bool) -> i64:
+        """Step 8 of ``negamax``: give the opponent a free move; if a reduced search of that
+        still beats ``beta``, the node is cut off. Returns the node's score then (beta for an
+        unproved mate), else ``NO_CUTOFF``.
+
+        The reduction grows with depth and with the static eval's lead over beta. From
+        ``NULL_VERIFY_MIN_DEPTH`` on a cutoff is verified against zugzwang: the position is
+        searched without the null move, at the null move's depth, with no null move for
+        either side in the first 3/4 of it; a verification that fails low refutes the cutoff.
+        """
+        r = NULL_REDUCTION + depth // NULL_REDUCTION_DIVISOR + min(NULL_EVAL_MAX, (static - beta) // NULL_EVAL_DIVISOR)
+        null_depth = depth - 1 - r  # the null move's search, and its verification's
+        saved_null = self.last_null
+        self.last_null = len(pos.stack)
+        pos.push_null()
+        score = -self.negamax(pos, null_depth, -beta, -beta + 1, ply + 1, False, False, 0, not cut_node)
+        pos.pop_null()
+        self.last_null = saved_null
+        if score < beta:
+            return NO_CUTOFF
+        if score >= MATE_BOUND:
+            score = beta  # an unproved mate
+        if not USE_NULL_VERIFY or depth < NULL_VERIFY_MIN_DEPTH or self.null_min_ply:
+            return score
+        self.null_verifications += 1
+        self.null_min_ply = ply + 3 * null_depth // 4
+        verified = self.negamax(pos, null_depth, beta - 1, beta, ply, False, False, 0, cut_node)
+        self.null_min_ply = 0
+        if verified >= beta:
+            return score
+        self.null_refutations += 1  # the node is searched normally
+        return NO_CUTOFF
+
+    def _singular(self, pos: Position, depth: i64, beta: i64, ply: i64, tt_move: i64, tt_score: i64, cut_node: bool) -> i64:
+        """Step 9 of ``negamax``: the other moves are searched to half depth, without the hash
+        move (whose entry is deep enough and not an upper bound), against ``tt_score`` less a
+        margin per ply. ``SINGULAR`` when they all fail low (the hash move is searched one ply
+        deeper); when they beat that bound and it is at or above ``beta``, the bound (multi-cut:
+        more than one move beats beta, the node is cut off); else ``NO_CUTOFF``."""
+        s_beta = tt_score - SE_MARGIN * depth
+        score = self.negamax(pos, (depth - 1) // 2, s_beta - 1, s_beta, ply, False, False, tt_move, cut_node)
+        if score < s_beta:
+            self.singular_extensions += 1
+            return SINGULAR
+        if s_beta >= beta:
+            self.multi_cuts += 1
+            return s_beta
+        return NO_CUTOFF
+
+    def _prune(
+        self,
+        pos: Position,
+        m: i64,
+        quiet: bool,
+        depth: i64,
+        alpha: i64,
+        node_alpha: i64,
+        static: i64,
+        improving: bool,
+        searched: i64,
+        cont_score: i64,
+        picker: MovePicker,
+        ply: i64,
+    ) -> bool:
+        """Step 11 of ``negamax`` (a node outside the PV, not in check, some move so far better
+        than mated): whether to skip move ``m`` (not made yet).
+
+        A quiet move is skipped unless it gives check when the node is futile (its static eval
+        plus a margin per ply cannot reach the window's alpha, ``node_alpha``), when it is
+        futile at the depth left after its late-move reduction, when ``searched`` passed the
+        late-move count (LMP), when its continuation history ``cont_score`` is bad (not a
+        killer or the countermove), or when it lands en prise (SEE). A capture is skipped when
+        its exchange loses too much. Only the node's futility skips the first move.
+        """
+        see_now = bool(USE_SEE_PRUNING) and searched > 0 and depth <= SEE_PRUNE_MAX_DEPTH
+        if not quiet:
+            return see_now and not m >> 12 and not see_ge(pos, m, -SEE_CAPTURE_MARGIN * depth)
+        futile = (
+            bool(USE_FUTILITY)
+            and depth <= FUTILITY_MAX_DEPTH
+            and static + FUTILITY_MARGIN * depth <= node_alpha
+            and node_alpha > -MATE_BOUND
+        )
+        late_count = LMP_BASE + depth * depth  # LMP: the moves searched before the rest are skipped
+        late = bool(USE_LMP) and depth <= LMP_MAX_DEPTH and searched >= (late_count if improving else late_count // 2)
+        bad_history = False
+        if not futile and not late:
+            bad_history = (
+                bool(USE_HISTORY_PRUNING and USE_CONT_HISTORY)
+                and depth <= HISTORY_PRUNE_MAX_DEPTH
+                and searched > 0
+                and cont_score < -HISTORY_PRUNE_MARGIN * depth
+                and m != picker.k0
+                and m != picker.k1
+                and m != picker.counter
+            )
+            late_futile = (
+                bool(USE_FUTILITY)
+                and depth <= LATE_FUTILITY_MAX_DEPTH
+                and searched > 0
+                and node_alpha > -MATE_BOUND
+                and static + FUTILITY_MARGIN * (1 + max(0, depth - LMR[min(depth, LMR_LAST) * LMR_TABLE_SIZE + min(searched, LMR_LAST)])) <= alpha
+            )
+            if not (
+                bad_history or late_futile or (see_now and not see_ge(pos, m, -SEE_QUIET_MARGIN * depth * depth))
+            ):
+                return False
+        cinfo = self.check_infos[ply]
+        if not self.check_info_set[ply]:
+            cinfo.set(pos)
+            self.check_info_set[ply] = 1
+        if gives_check(pos, m, cinfo):
+            return False
+        if bad_history:  # history pruning alone: neither futile nor late
+            self.history_prunes += 1
+        return True
+
+    def _reduction(
+        self,
+        pos: Position,
+        m: i64,
+        quiet: bool,
+        depth: i64,
+        searched: i64,
+        is_pv: bool,
+        improving: bool,
+        cut_node: bool,
+        cont_score: i64,
+        picker: MovePicker,
+    ) -> i64:
+        """Step 13 of ``negamax``: the late-move reduction of move ``m`` (made: ``pos`` is after
+        it), in plies, from ``LMR`` by depth and moves ``searched``: one more outside the PV
+        when not improving, ``CUT_NODE_REDUCTION`` more at an expected cut node, one less in
+        the PV and for a killer or the countermove, less for a good history (more for a bad
+        one); at least 0, at most ``depth - 2``, and 0 when the move gives check."""
+        reduction: i64 = LMR[min(depth, LMR_LAST) * LMR_TABLE_SIZE + min(searched, LMR_LAST)]
+        reduction += (not is_pv) and (not improving)
+        if cut_node:
+            reduction += CUT_NODE_REDUCTION
+        reduction -= is_pv
+        if quiet:
+            if m == picker.k0 or m == picker.k1 or m == picker.counter:
+                reduction -= 1
+            h = self.heuristics.history[(pos.turn ^ 1) << 12 | m & 4095]  # pushed: the mover is not to move
+            if USE_CONT_HISTORY:
+                h += cont_score
+                reduction -= h // LMR_CONT_HISTORY_DIVISOR if h >= 0 else -(-h // LMR_CONT_HISTORY_DIVISOR)
+            else:
+                reduction -= h // LMR_HISTORY_DIVISOR if h >= 0 else -(-h // LMR_HISTORY_DIVISOR)
+        reduction = max(0, min(reduction, depth - 2))
+        if reduction > 0 and pos.in_check():
+            reduction = 0
+        return reduction
+
+    def _update_histories(self, pos: Position, m: i64, quiet: bool, ply: i64, depth: i64, picker: MovePicker) -> None:
+        """Step 15 of ``negamax``: move ``m`` cut off. A quiet one becomes a killer and the
+        countermove and gains history, the quiet moves tried before it lose some; with the
+        capture history on, a capture gains and the captures tried before it lose."""
+        heur = self.heuristics
+        if quiet:
+            heur.reward(pos, m, ply, depth, picker.tried, picker.ntried, picker.ch1, picker.ch2)
+        if USE_CAPTURE_HISTORY and (not quiet or picker.ncaptures):
+            heur.reward_capture(pos, 0 if quiet else m, depth, picker.tried_captures, picker.ncaptures)
 
     def qsearch(self, pos: Position, alpha: i64, beta: i64, ply: i64, qply: i64) -> i64:
         """Quiescence: captures and promotions (and, at ``qply`` 0, quiet direct checks);
@@ -506,12 +630,16 @@ class Tree:
 
         Not in check, captures that cannot lift alpha (delta pruning) and captures of a
         cheaper piece on a square the opponent covers on the landing board (the capturer
-        transfers there and is lost) are skipped.
+        transfers there and is lost) are skipped. The steps are numbered as in Stockfish's
+        ``qsearch()``.
         """
+        # Step 1. Initialize the node: count it, ask the clock now and then, the deepest ply.
         self.nodes += 1
         if self.nodes >= self.clock.next_check:
             self.clock.check(self.nodes)
         self.seldepth = max(self.seldepth, ply)
+
+        # Step 2. Transposition table lookup: any entry's bound may be the answer (depth 0 is enough).
         use_tt = QS_TT
         word: i64 = 0
         tt_eval: i64 = NO_EVAL
@@ -521,18 +649,17 @@ class Tree:
                 tt_eval = self.tt.probe_eval
                 _, tt_score, _, tt_bound = unpack(word)
                 tt_score = score_from_tt(tt_score, ply)
-                if (
-                    tt_bound == BOUND_EXACT
-                    or (tt_bound == BOUND_LOWER and tt_score >= beta)
-                    or (tt_bound == BOUND_UPPER and tt_score <= alpha)
-                ):
+                if bound_cuts(tt_bound, tt_score, alpha, beta):
                     return tt_score
+
+        # Step 3. In check: every evasion is searched (none: mated). Else a draw by fifty moves,
+        # then the static eval (the entry's, when it has one) as the score of standing pat.
         in_check = pos.in_check()
-        orig_alpha = alpha
+        node_alpha = alpha
         picker = self.pickers[ply]
         stand: i64 = -INF  # the static eval: none in check
         if in_check:
-            n = picker.start_qsearch(pos, ALL, None)
+            n = picker.start_evasions(pos)
             if not n:
                 return -MATE + ply
             if ply >= MAX_PLY:
@@ -542,7 +669,7 @@ class Tree:
         else:
             if pos.halfmove >= 100:
                 return DRAW
-            stand = tt_eval if tt_eval != NO_EVAL else self.evals.static(pos)  # the entry's, when it has one
+            stand = tt_eval if tt_eval != NO_EVAL else self.evals.static(pos)
             if stand >= beta or ply >= MAX_PLY:
                 if QS_TT_STAND_PAT and use_tt and stand >= beta and not word:
                     # The result a probe would recompute (stand >= any beta up to it), and the
@@ -551,49 +678,34 @@ class Tree:
                 return stand
             alpha = max(alpha, stand)
             best = stand
+            # Step 4. The captures and promotions, and on the first ply the quiet moves that
+            # give check (direct or discovered), keyed by the picker.
             checks: CheckInfo | None = None
-            if qply == 0 and QS_CHECKS:  # quiet moves that give check (direct or discovered) too
+            if qply == 0 and QS_CHECKS:
                 checks = self.check_infos[ply]
                 checks.set(pos)
-            n = picker.start_qsearch(pos, CAPTURES, checks)
+            n = picker.start_qsearch(pos, checks)
             if not n:
                 return stand
+
+        # Step 5. Loop through the moves, best first.
         sq = pos.squares
-        keys = picker.keys  # the moves, keyed in place: score << 16 | move, as in Heuristics.order
-        j = 0
-        if in_check:
-            for i in range(n):
-                m = keys[i]
-                victim = sq[(m >> 6) & 63]
-                keys[j] = (ORDER_VALUE[victim & 7] * 16 - ORDER_VALUE[sq[m & 63] & 7] + (m >> 12) * 64) << 16 | m
-                j += 1
-        else:
-            # Delta pruning: a capture that cannot lift alpha even with a margin is skipped.
-            hopeless = alpha - best - DELTA_MARGIN
-            prune_bad = QS_BAD_CAPTURES
-            for i in range(n):
-                m = keys[i]
-                d = (m >> 6) & 63
-                victim = sq[d]
-                if m >> 12:
-                    keys[j] = ((m >> 12) * 64 + ORDER_VALUE[victim & 7] * 16) << 16 | m
-                    j += 1
-                    continue
-                vv = ORDER_VALUE[victim & 7]
-                if PIECE_VALUE[victim & 7] < hopeless:  # what the capture can win
-                    continue
-                p = sq[m & 63]
-                av = ORDER_VALUE[p & 7]
-                if prune_bad and vv < av and not see_ge(pos, m, 0):
-                    continue  # the exchange loses material (the capturer is taken where it lands)
-                keys[j] = (vv * 16 - av) << 16 | m
-                j += 1
+        hopeless = alpha - best - DELTA_MARGIN  # a capture winning less cannot lift alpha, even with a margin
         best_move = 0
-        picker.keyed(j)
         while True:
-            m = picker.pick(j)
+            m = picker.pick(n)
             if not m:
                 break
+            # Step 6. Pruning, not in check: delta pruning, and a capture of a cheaper piece
+            # whose exchange loses material (the capturer is taken where it lands).
+            if not in_check and not m >> 12:
+                victim = sq[(m >> 6) & 63] & 7
+                if CAPTURE_GAIN[victim] < hopeless:
+                    continue
+                if QS_BAD_CAPTURES and ORDER_VALUE[victim] < ORDER_VALUE[sq[m & 63] & 7] and not see_ge(pos, m, 0):
+                    continue
+
+            # Step 7. Make and search the move, undo it; a new best move, a beta cutoff.
             pos.push(m)
             score = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1)
             pos.pop()
@@ -604,7 +716,9 @@ class Tree:
                     best_move = m
                     if score >= beta:
                         break
+
+        # Step 8. Store the result, its bound and the static eval (-INF: in check, none).
         if use_tt:
-            bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > orig_alpha else BOUND_UPPER)
+            bound = BOUND_LOWER if best >= beta else (BOUND_EXACT if best > node_alpha else BOUND_UPPER)
             self.tt.store(pos.key, best_move, score_to_tt(best, ply), 0, bound, stand)
         return best

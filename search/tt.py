@@ -67,20 +67,20 @@ if TYPE_CHECKING:
 WAYS: Final = 3  # entries per bucket: a key may sit in any
 BUCKET_WORDS: Final = 4  # a bucket's 64-bit words: WAYS entries, then the word of their evaluations
 BUCKET_BYTES: Final = 8 * BUCKET_WORDS  # 32 bytes, half a cache line: Hash stays exact in megabytes
-SAME_KEY_DEPTH_MARGIN = 3  # the same position's entry yields to a result at most this much shallower
-AGE_WEIGHT = 8  # victim choice: one search of age counts as this many plies of depth
-CHECK_SHIFT = 48  # the key's bits 48..62 are stored in the entry's bits 48..62 ...
-CHECK_MASK = 0x7FFF << 48  # ... (keys have 63 bits, so an entry stays a non-negative i64)
-GENERATION_MASK = 63  # generations wrap modulo 64 (6 bits in the packed word)
+SAME_KEY_DEPTH_MARGIN: Final = 3  # the same position's entry yields to a result at most this much shallower
+AGE_WEIGHT: Final = 8  # victim choice: one search of age counts as this many plies of depth
+CHECK_SHIFT: Final = 48  # the key's bits 48..62 are stored in the entry's bits 48..62 ...
+CHECK_MASK: Final[i64] = 0x7FFF << 48  # ... (keys have 63 bits, so an entry stays a non-negative i64)
+GENERATION_MASK: Final = 63  # generations wrap modulo 64 (6 bits in the packed word)
 EVAL_BITS: Final = 16  # a static evaluation's field in the bucket's evaluation word
 EVAL_OFFSET: Final = 32768  # ... holds eval + this (evaluations strictly between -INF and INF); 0 = none
 NO_EVAL: Final = -EVAL_OFFSET  # "no static evaluation stored" (in check, or none computed): an empty field
 
-BOUND_UPPER = 1  # score <= stored (fail low)
-BOUND_LOWER = 2  # score >= stored (fail high)
-BOUND_EXACT = 3
+BOUND_UPPER: Final = 1  # score <= stored (fail low)
+BOUND_LOWER: Final = 2  # score >= stored (fail high)
+BOUND_EXACT: Final = 3
 
-SCORE_OFFSET = 32768
+SCORE_OFFSET: Final = 32768
 
 TTEntry = tuple[int, int, int, int]  # move, score, depth, bound
 

@@ -1,7 +1,7 @@
-"""Continuation and capture history (``search.ordering``): the key tells the two boards apart,
+"""Continuation and capture history (``search.history``): the key tells the two boards apart,
 a cutoff rewards the (previous move, move) pair and punishes the moves tried before it, values
 stay bounded, ``clear`` forgets, the staged picker still gives exactly the legal moves in the
-order of ``Heuristics.order``, a search with the histories on plays legal moves, and history
+order of ``movepick.order_moves``, a search with the histories on plays legal moves, and history
 pruning (``search.tree``) prunes only when switched on."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import threading
 
 import pytest
 
-import search.ordering as ordering_module
+import search.history as history_module
+import search.movepick as movepick_module
 import search.tree as tree_module
 from engine.bits import COMPILED, i64_buffer
 from engine.movegen import MAX_MOVES, legal_moves
@@ -19,8 +20,7 @@ from engine.notation import parse_uci
 from engine.position import Position
 from engine.tables import BOARD_BIT, COLOR_BIT
 from search.bench import BENCH_FENS
-from search.limits import Limits
-from search.ordering import (
+from search.history import (
     CAPTURE_HISTORY_SIZE,
     CONT_HISTORY_MAX,
     CONT_NEUTRAL,
@@ -29,15 +29,16 @@ from search.ordering import (
     USE_CAPTURE_HISTORY,
     USE_CONT_HISTORY,
     Heuristics,
-    MovePicker,
     capture_index,
     cont_context,
     piece_to,
 )
+from search.limits import Limits
+from search.movepick import MovePicker, order_moves
 from search.search import Searcher
 from support.walks import random_positions
 
-# The histories are switched off (search.ordering's note): the pure build patches them on for
+# The histories are switched off (search.history's note): the pure build patches them on for
 # these tests; the compiled build folds the switches, so there the module is skipped.
 pytestmark = pytest.mark.skipif(
     COMPILED and not (USE_CONT_HISTORY and USE_CAPTURE_HISTORY),
@@ -48,7 +49,7 @@ pytestmark = pytest.mark.skipif(
 @pytest.fixture(autouse=True)
 def histories_on(monkeypatch: pytest.MonkeyPatch) -> None:
     """Continuation and capture history on (pure build: module constants are read at run time)."""
-    for module in (ordering_module, tree_module):
+    for module in (history_module, movepick_module, tree_module):
         monkeypatch.setattr(module, "USE_CONT_HISTORY", 1)
         monkeypatch.setattr(module, "USE_CAPTURE_HISTORY", 1)
 
@@ -206,10 +207,10 @@ def test_clear_forgets_the_histories() -> None:
     searcher.search(Position(BENCH_FENS[2]), Limits(depth=4), threading.Event(), lambda it: None)
     heur = searcher.tree.heuristics
     assert len(heur.cont) == CONT_SIZE and len(heur.capture_history) == CAPTURE_HISTORY_SIZE
-    if ordering_module.USE_CONT_HISTORY:
+    if history_module.USE_CONT_HISTORY:
         assert any(heur.cont)
         assert not any(heur.cont[i] for i in NEUTRAL_SAMPLE)
-    if ordering_module.USE_CAPTURE_HISTORY:
+    if history_module.USE_CAPTURE_HISTORY:
         assert any(heur.capture_history)
     heur.clear()
     assert not any(heur.cont)
@@ -250,15 +251,15 @@ def test_picker_with_histories_gives_the_legal_moves_in_the_order_of_order(posit
             moves.append(m)
         assert sorted(moves) == sorted(legal), pos.fen()
         if tt in legal:
-            expected = [tt, *heur.order(pos, [m for m in legal if m != tt], 0, ply)]
+            expected = [tt, *order_moves(pos, [m for m in legal if m != tt], 0, ply, heur)]
         else:
-            expected = heur.order(pos, legal, 0, ply)
+            expected = order_moves(pos, legal, 0, ply, heur)
         assert moves == expected, pos.fen()
 
 
 @pytest.mark.parametrize("fen", BENCH_FENS[:6])
 def test_a_search_with_the_histories_plays_a_legal_move(fen: str) -> None:
-    assert ordering_module.USE_CONT_HISTORY and tree_module.USE_CAPTURE_HISTORY
+    assert history_module.USE_CONT_HISTORY and tree_module.USE_CAPTURE_HISTORY
     searcher = Searcher(1)
     pos = play("", fen)
     for _ in range(2):  # the second search starts from the histories the first one left

@@ -5,7 +5,10 @@ cycle at load time is still a cycle in the design.
 The imports are read from the sources with ``ast``. An import names the most specific
 project module it reaches (``from engine import movegen`` -> ``engine.movegen``; ``from
 engine.tables import KING`` -> ``engine.tables``); a package's ``__init__`` is the module
-named by the package. Imports under ``if TYPE_CHECKING:`` are left out: they are never run
+named by the package, and ``from engine import movegen`` reaches both ``engine.movegen`` and
+``engine`` (it reads the package's namespace, so a module of ``engine`` that does this while
+``engine/__init__`` imports it closes a cycle: import siblings as ``from engine.movegen import
+...``). Imports under ``if TYPE_CHECKING:`` are left out: they are never run
 and only name types (``engine.movegen``'s functions take a ``Position``).
 """
 
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import os
+import pathlib
 import re
 from collections.abc import Iterator
 
@@ -83,6 +87,11 @@ def imports_of(module: str, path: str, modules: dict[str, str]) -> set[str]:
                 parts = parts[: len(parts) - (node.level - 1)]
                 base = ".".join([*parts, base] if base else parts)
             targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
+            # ``from engine import movegen`` reads the package ``engine`` too: its ``__init__`` runs
+            # first and the name is looked up in it (half-initialised when a module of the package
+            # does this while ``engine/__init__`` imports it).
+            if base in modules:
+                targets.append(base)
         for target in targets:
             # The most specific project module the name reaches.
             while target and target not in modules:
@@ -137,11 +146,30 @@ def cycles(graph: dict[str, set[str]]) -> list[tuple[str, ...]]:
 def test_the_walk_sees_the_imports_it_must() -> None:
     """The walk finds module-level, function-local and relative imports, and skips type-only ones."""
     graph = import_graph()
-    assert "engine.movegen" in graph["engine.position"]  # from engine import movegen
+    assert "engine.movegen" in graph["engine.position"]  # from engine.movegen import ...
+    assert "engine" in graph["uci.shared"]  # from engine import Position
+    assert {"search", "search.skill"} <= graph["search.thinker"]  # from search import skill
     assert "engine.position" in graph["search.tree"]
     assert "engine.position" not in graph["engine.movegen"]  # only under TYPE_CHECKING
     assert "gui.cli" in graph["uci.__main__"]  # imported inside main()
     assert len([m for m in graph if m.startswith("alice_match.")]) > 5
+
+
+def test_a_package_namespace_import_from_inside_closes_a_cycle(tmp_path: pathlib.Path) -> None:
+    """``engine`` -> ``engine.perft`` -> ``engine.position`` -> ``engine``: a module of a package
+    that imports a sibling through the package (``from pkg import b``) while the package's
+    ``__init__`` imports it is a cycle; ``from pkg.b import f`` is not."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("from pkg.a import f\n")
+    (package / "b.py").write_text("def g() -> None: ...\n")
+    modules = {"pkg": str(package / "__init__.py"), "pkg.a": str(package / "a.py"), "pkg.b": str(package / "b.py")}
+    (package / "a.py").write_text("from pkg import b\n")
+    graph = {name: imports_of(name, path, modules) for name, path in modules.items()}
+    assert cycles(graph) == [("pkg", "pkg.a")]
+    (package / "a.py").write_text("from pkg.b import g\n")
+    graph = {name: imports_of(name, path, modules) for name, path in modules.items()}
+    assert cycles(graph) == []
 
 
 def test_cycles_are_found() -> None:
@@ -177,7 +205,8 @@ def documented_picture() -> dict[str, set[str]]:
 
 def derived_picture(graph: dict[str, set[str]], documented: set[str]) -> dict[str, set[str]]:
     """For each documented name: a package -> the other packages its modules import; a module ->
-    the modules of its own package it imports."""
+    the modules of its own package it imports (the package's ``__init__`` is no sibling module:
+    the cycle test watches it)."""
     derived: dict[str, set[str]] = {}
     for name in documented:
         if name in PACKAGES:
@@ -185,7 +214,7 @@ def derived_picture(graph: dict[str, set[str]], documented: set[str]) -> dict[st
             derived[name] = targets - {name}
         else:
             package = name.split(".")[0]
-            derived[name] = {t for t in graph[name] if t.split(".")[0] == package}
+            derived[name] = {t for t in graph[name] if t.split(".")[0] == package and t != package}
     return derived
 
 

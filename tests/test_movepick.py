@@ -1,6 +1,6 @@
 """Staged move generation: the stages together give exactly the legal moves, each once, whatever
 the hash move, killers and countermove are (legal, illegal, captures, garbage); a single move
-is tested as the full generation would answer; the picker's order is ``Heuristics.order``'s."""
+is tested as the full generation would answer; the picker's order is ``order_moves``'s."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ import pytest
 from engine.bits import i64_buffer
 from engine.movegen import ALL, CAPTURES, MAX_MOVES, QUIETS, Legality, legal_moves
 from engine.position import Position
-from search.ordering import Heuristics, MovePicker
+from search.history import Heuristics
+from search.movepick import MovePicker, order_moves
 from support.walks import random_positions
 
 POSITIONS = 600  # random positions of seeded random games (start, sparse endings included by the walk)
@@ -94,9 +95,9 @@ def test_picker_gives_each_legal_move_once_in_the_order_of_order(positions: list
         assert sorted(moves) == sorted(legal), pos.fen()
         # The order of a sorted list (history unchanged here, so the stages key as order does).
         if tt in legal:
-            expected = [tt, *heur.order(pos, [m for m in legal if m != tt], 0, ply)]
+            expected = [tt, *order_moves(pos, [m for m in legal if m != tt], 0, ply, heur)]
         else:
-            expected = heur.order(pos, legal, 0, ply)
+            expected = order_moves(pos, legal, 0, ply, heur)
         assert moves == expected, pos.fen()
 
 

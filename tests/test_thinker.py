@@ -11,7 +11,7 @@ from engine import Position
 from search.evaluate import evaluate
 from search.limits import Iteration, Limits, PonderHit, Result
 from search.search import Searcher
-from search.thinker import Thinker, ThinkerBusy
+from search.thinker import Thinker, ThinkerBusyError
 
 AFTER_E4 = "rnbqkbnr/pppppppp/8/8/4|P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
 GENEROUS = 10.0  # seconds: an answer that should take well under one second on any machine
@@ -109,7 +109,7 @@ def test_go_while_busy_is_refused_and_stop_answers_once() -> None:
     time.sleep(0.1)
     try:
         go(thinker, AFTER_E4, Limits(depth=1))
-    except ThinkerBusy as exc:
+    except ThinkerBusyError as exc:
         assert "stop" in str(exc)
     else:
         raise AssertionError("a second go during a search was accepted")

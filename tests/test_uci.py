@@ -329,6 +329,37 @@ def test_bestmove_none_without_legal_moves(uci: Uci, position: str) -> None:
     assert best == "(none)"
 
 
+BARE_KINGS = ["4k3/8/8/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/8/8/4|K3 b - - 7 40"]  # a draw by the rules
+LAST_PIECE = "4k3/8/8/8/8/8/3n4/4K3 w - - 0 1"  # white takes the knight (Kxd2, to board B): bare kings
+
+
+def info_scores(lines: list[str]) -> list[str]:
+    """The ``score`` of every ``info depth`` line (``cp N`` or ``mate N``)."""
+    return [m.group(4) for m in map(INFO_LINE.match, lines) if m]
+
+
+@pytest.mark.parametrize("fen", BARE_KINGS)
+def test_bare_kings_score_zero(uci: Uci, fen: str) -> None:
+    """The search and the static evaluation give 0 (the web board shows 0 for the finished game)."""
+    uci.send(f"position fen {fen}")
+    uci.send("go depth 6")
+    best, _, before = uci.bestmove()
+    assert_legal(f"position fen {fen}", best, None)
+    assert info_scores(before) == ["cp 0"] * 6, before
+    uci.send("eval")
+    line, _, _ = uci.expect("^Final evaluation: ")
+    assert line.startswith("Final evaluation: +0 cp (white side), +0 cp")
+
+
+def test_taking_the_last_piece_scores_zero(uci: Uci) -> None:
+    """Bare kings inside the tree score 0: taking the last piece is the best white has."""
+    uci.send(f"position fen {LAST_PIECE}")
+    uci.send("go depth 4")
+    best, _, before = uci.bestmove()
+    assert best == "e1d2"
+    assert info_scores(before)[-1] == "cp 0", before
+
+
 # ---------------------------------------------------------------- infinite, ponder, stop
 def test_stop_latency_during_go_infinite(uci: Uci) -> None:
     uci.ready()  # measure the search, not the engine's start-up

@@ -17,7 +17,7 @@ import pytest
 from engine import Move, Position
 from uci.xboard_board import (
     EMPTY_HIGHLIGHT,
-    IllegalMove,
+    XboardMoveError,
     fen_from_xboard,
     leg_highlight,
     lift_highlight,
@@ -192,6 +192,6 @@ def test_setup_and_xboard_castling_fields() -> None:
 )
 def test_moves_xboard_must_not_get_applied_are_refused(fen: str | None, text: str, reason: str) -> None:
     pos = Position() if fen is None else Position(fen)
-    with pytest.raises(IllegalMove) as caught:
+    with pytest.raises(XboardMoveError) as caught:
         parse_move(pos, text)
     assert str(caught.value) == reason

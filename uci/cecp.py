@@ -46,11 +46,11 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import ClassVar, TextIO, TypeVar
+from typing import ClassVar, Final, TextIO, TypeVar
 
 from engine import Move, Position
 from search.limits import Iteration, Limits, Result
-from search.thinker import Thinker, ThinkerBusy
+from search.thinker import Thinker, ThinkerBusyError
 from uci.display import diagram
 from uci.protocol import DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD, ENGINE_NAME, MAX_HASH_MB, VARIANT
 from uci.shared import (
@@ -65,8 +65,8 @@ from uci.shared import (
 )
 from uci.xboard_board import (
     EMPTY_HIGHLIGHT,
-    IllegalMove,
     Lift,
+    XboardMoveError,
     fen_from_xboard,
     leg_highlight,
     lift_highlight,
@@ -77,17 +77,21 @@ from uci.xboard_board import (
     wide_fen,
 )
 
-WHITE, BLACK = 1, 0
-DEFAULT_BASE_MS = 5 * 60 * 1000  # a side's clock before any level/time command: 5 minutes
-MATE_SCORE = 100_000  # CECP: mate in N is 100000 + N, being mated in N is -100000 - N
-POLL = 0.5  # seconds the input loop waits for an event before checking again
+WHITE: Final = 1
+BLACK: Final = 0
+DEFAULT_BASE_MS: Final = 5 * 60 * 1000  # a side's clock before any level/time command: 5 minutes
+MATE_SCORE: Final = 100_000  # CECP: mate in N is 100000 + N, being mated in N is -100000 - N
+POLL: Final = 0.5  # seconds the input loop waits for an event before checking again
 
-THINK, PONDER, ANALYZE = "think", "ponder", "analyze"
+# What a search is for (the mode it runs in).
+THINK: Final = "think"
+PONDER: Final = "ponder"
+ANALYZE: Final = "analyze"
 
 _MOVE_LIKE = re.compile(r"^[a-p][1-8][a-p][1-8]")
 _BASE_RE = re.compile(r"^(\d+)(?::(\d{1,2}))?")  # minutes[:seconds], anything after ignored
 
-RESULT_TEXT = {
+RESULT_TEXT: Final = {
     "stalemate": "1/2-1/2 {Stalemate}",
     "threefold repetition": "1/2-1/2 {Draw by repetition}",
     "fifty-move rule": "1/2-1/2 {Draw by fifty-move rule}",
@@ -185,7 +189,7 @@ class CecpEngine:
             return handler(self, args) is not False
         except CommandError as exc:
             self.error(str(exc), line)
-        except ThinkerBusy:
+        except ThinkerBusyError:
             self.error("command not legal now", line)
         except Exception as exc:
             traceback.print_exc(file=sys.stderr)
@@ -311,7 +315,7 @@ class CecpEngine:
         self.own_ms = self.other_ms = None
         try:
             self.thinker.clear()
-        except ThinkerBusy:
+        except ThinkerBusyError:
             pass  # a search deaf to stop is still ending: the tables stay, the game is new
         self._analyse()
 
@@ -422,7 +426,7 @@ class CecpEngine:
             return
         try:
             move = parse_move(self.pos, text)
-        except IllegalMove as exc:
+        except XboardMoveError as exc:
             self.out.send(f"Illegal move ({exc}): {clip(text)}")
             return
         self.lift, self.leg = Lift(), None
@@ -512,7 +516,7 @@ class CecpEngine:
                 on_done=lambda result: self.events.put(("done", (job, result))),
                 on_error=lambda message: self.out.send(f"# error: {clip_message(message)}"),
             )
-        except ThinkerBusy:
+        except ThinkerBusyError:
             self.job = None
             raise
 

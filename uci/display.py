@@ -6,14 +6,15 @@ Pure functions of positions and search reports; nothing here writes or keeps sta
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 import chess
 
 from engine import Move, Position, move_to_uci
 from search.limits import Iteration
 
-PIECE_LETTERS = " pnbrqk"
-BOARD_GAP = "    "
+PIECE_LETTERS: Final = " pnbrqk"
+BOARD_GAP: Final = "    "
 
 
 def pv_to_uci(root: Position, pv: Sequence[Move]) -> list[str]:

@@ -40,13 +40,13 @@ from __future__ import annotations
 import sys
 import traceback
 from collections.abc import Callable
-from typing import ClassVar, TextIO
+from typing import ClassVar, Final, TextIO
 
 from engine import STARTING_FEN, Move, Position, divide, move_to_uci
 from search.limits import Limits, Result
 from search.search import MAX_DEPTH, Searcher
 from search.skill import ELO_MAX, ELO_MIN, SKILL_MAX, skill_from_options
-from search.thinker import Thinker, ThinkerBusy
+from search.thinker import Thinker, ThinkerBusyError
 from uci.display import diagram, eval_table, info_line
 from uci.options import ButtonOption, CheckOption, ComboOption, OptionError, Options, SpinOption, Value
 from uci.shared import (
@@ -61,20 +61,20 @@ from uci.shared import (
     run_until_quit,
 )
 
-ENGINE_NAME = "Alice Engine"
-ENGINE_AUTHOR = "the alice-engine authors"
+ENGINE_NAME: Final = "Alice Engine"
+ENGINE_AUTHOR: Final = "the alice-engine authors"
 
-VARIANT = "alice"
-DEFAULT_HASH_MB = 16
-MAX_HASH_MB = 1024
-MAX_MULTIPV = 256
-DEFAULT_MOVE_OVERHEAD = 30
-MAX_MOVE_OVERHEAD = 5000
-MAX_NODES = 10**18  # a node limit no search reaches (centuries); larger counts are searched as this
-GO_INT_FIELDS = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate")
-GO_CLAMPED_FIELDS = ("wtime", "btime", "winc", "binc", "movetime")  # negative read as 0
-GO_FLAGS = ("infinite", "ponder")
-GO_KEYWORDS = GO_INT_FIELDS + GO_FLAGS + ("searchmoves",)
+VARIANT: Final = "alice"
+DEFAULT_HASH_MB: Final = 16
+MAX_HASH_MB: Final = 1024
+MAX_MULTIPV: Final = 256
+DEFAULT_MOVE_OVERHEAD: Final = 30
+MAX_MOVE_OVERHEAD: Final = 5000
+MAX_NODES: Final = 10**18  # a node limit no search reaches (centuries); larger counts are searched as this
+GO_INT_FIELDS: Final = ("wtime", "btime", "winc", "binc", "movestogo", "movetime", "depth", "nodes", "mate")
+GO_CLAMPED_FIELDS: Final = ("wtime", "btime", "winc", "binc", "movetime")  # negative read as 0
+GO_FLAGS: Final = ("infinite", "ponder")
+GO_KEYWORDS: Final = GO_INT_FIELDS + GO_FLAGS + ("searchmoves",)
 
 
 def _depth_arg(command: str, text: str) -> int:
@@ -126,7 +126,7 @@ class UciEngine:
             if handler is None:
                 raise CommandError(f"unknown command {echo(line)}")
             return handler(self, args) is not False
-        except (CommandError, OptionError, ThinkerBusy) as exc:
+        except (CommandError, OptionError, ThinkerBusyError) as exc:
             self.error(str(exc))
         except Exception as exc:
             traceback.print_exc(file=sys.stderr)

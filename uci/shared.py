@@ -18,13 +18,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
-from typing import IO, TextIO
+from typing import IO, Final, TextIO
 
 from engine import FenError, Move, MoveError, Position, parse_uci
 
-ECHO_LIMIT = 80  # characters of one piece of input quoted back in an error message
-MOVE_TEXT_LIMIT = 16  # a longer word is not a move: refused before the rules see it
-MESSAGE_LIMIT = 400  # characters of a whole error message (a safety net for deeper messages)
+ECHO_LIMIT: Final = 80  # characters of one piece of input quoted back in an error message
+MOVE_TEXT_LIMIT: Final = 16  # a longer word is not a move: refused before the rules see it
+MESSAGE_LIMIT: Final = 400  # characters of a whole error message (a safety net for deeper messages)
 
 
 class CommandError(ValueError):

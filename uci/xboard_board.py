@@ -34,33 +34,34 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 import chess
 
 from engine import Move, Position, move_from, move_promotion, move_to
 from uci.shared import CommandError, check_move
 
-FILES = "abcdefghijklmnop"  # board A's a-h, then board B's a-h
-WIDTH = 16
-PIECE_TO_CHAR = "PNBRQKpnbrqk"  # XBoard's piece types Pawn..Queen and King, by FEN letter
-PARENT_VARIANT = "berolina"  # pawns XBoard does not capture en passant across boards
-PIECE_COMMANDS = (
+FILES: Final = "abcdefghijklmnop"  # board A's a-h, then board B's a-h
+WIDTH: Final = 16
+PIECE_TO_CHAR: Final = "PNBRQKpnbrqk"  # XBoard's piece types Pawn..Queen and King, by FEN letter
+PARENT_VARIANT: Final = "berolina"  # pawns XBoard does not capture en passant across boards
+PIECE_COMMANDS: Final = (
     "piece K& KiK",  # a king with an initial move and no 'O': XBoard never castles it
     "piece R& RiO",  # 'O': a rook move with a leg onto its king is castling (king placed beside it)
 )
-PROMOTION_LETTERS = " pnbrqk"
-EMPTY_HIGHLIGHT = "/".join(["16"] * 8)
+PROMOTION_LETTERS: Final = " pnbrqk"
+EMPTY_HIGHLIGHT: Final = "/".join(["16"] * 8)
 
 # Colours of the ``highlight`` command.
-QUIET = "Y"  # yellow: the piece lands here
-PROMOTION = "M"  # magenta: lands here and promotes (XBoard asks for the piece)
-FIRST_LEG = "C"  # cyan: a capture or castling goes on from here (the move is not complete)
+QUIET: Final = "Y"  # yellow: the piece lands here
+PROMOTION: Final = "M"  # magenta: lands here and promotes (XBoard asks for the piece)
+FIRST_LEG: Final = "C"  # cyan: a capture or castling goes on from here (the move is not complete)
 
 _SQUARE = r"([a-p])([1-8])"
 _LEG_RE = re.compile(rf"^{_SQUARE}{_SQUARE}([nbrqNBRQ]?)$")
 
 
-class IllegalMove(ValueError):
+class XboardMoveError(ValueError):
     """An XBoard move text that is not a legal move of the position in this presentation."""
 
 
@@ -226,7 +227,7 @@ def pv_text(root: Position, pv: Sequence[Move]) -> str:
 
 # ---------------------------------------------------------------- moves in
 def parse_move(pos: Position, text: str) -> Move:
-    """The legal move of ``pos`` that XBoard's ``text`` names; ``IllegalMove`` (with the
+    """The legal move of ``pos`` that XBoard's ``text`` names; ``XboardMoveError`` (with the
     reason) for anything else. Accepted: a quiet move ``e2m4`` (``e7m8q``), a capture
     ``e4d5,d5l5`` and castling as the rook's move ``h1e1,e1n1`` or as XBoard relays it,
     ``h1n1,e1o1``. A capture in one leg, or castling as a king move, is refused: XBoard's
@@ -237,52 +238,52 @@ def parse_move(pos: Position, text: str) -> Move:
     for number, leg in enumerate(legs, 1):
         match = _LEG_RE.match(leg)
         if match is None or len(legs) > 2 or (match.group(5) and number < len(legs)):
-            raise IllegalMove("not a move of this board, e.g. e2m4 or e4d5,d5l5")
+            raise XboardMoveError("not a move of this board, e.g. e2m4 or e4d5,d5l5")
         squares.append((parse_square(match.group(1), match.group(2)), parse_square(match.group(3), match.group(4))))
         promotion = match.group(5).lower()
     (s, from_board), (d, to_board) = squares[0]
     mover = pos.piece_at(s)
     if mover is None or mover[2] != from_board:
-        raise IllegalMove(f"no piece on {square_name(s, from_board)}")
+        raise XboardMoveError(f"no piece on {square_name(s, from_board)}")
     if mover[1] != bool(pos.turn):
-        raise IllegalMove("not that side's turn")
+        raise XboardMoveError("not that side's turn")
     if len(squares) == 1:
         return _one_leg(pos, s, d, from_board, to_board, promotion)
     (s2, board2), (d2, to_board2) = squares[1]
     if mover[0] == chess.ROOK and to_board == from_board and pos.piece_at(d) == (chess.KING, mover[1], from_board):
         # Castling as the rook's move onto its king: h1e1,e1n1.
         if (s2, board2) != (d, to_board):
-            raise IllegalMove("the second leg must start where the first ended")
+            raise XboardMoveError("the second leg must start where the first ended")
         return _castling(pos, king=d, rook=s, rook_to=d2, board=from_board, landing=to_board2)
     if mover[0] == chess.ROOK and to_board != from_board and pos.piece_at(s2) == (chess.KING, mover[1], board2):
         # Castling as XBoard relays it: the rook's move, then the king's (h1n1,e1o1).
         move = _castling(pos, king=s2, rook=s, rook_to=d, board=from_board, landing=to_board)
         if (d2, to_board2) != (move_to(move), from_board ^ 1):
-            raise IllegalMove("the king does not land there")
+            raise XboardMoveError("the king does not land there")
         return move
     # A capture: e4d5,d5l5.
     if (s2, board2) != (d, to_board):
-        raise IllegalMove("the second leg must start where the first ended")
+        raise XboardMoveError("the second leg must start where the first ended")
     victim = pos.piece_at(d)
     if to_board != from_board or victim is None or victim[2] != from_board:
-        raise IllegalMove("the first leg of a capture ends on the captured piece")
+        raise XboardMoveError("the first leg of a capture ends on the captured piece")
     if d2 != d or to_board2 != from_board ^ 1:
-        raise IllegalMove(f"a capture on {square_name(d, from_board)} lands on {square_name(d, from_board ^ 1)}")
+        raise XboardMoveError(f"a capture on {square_name(d, from_board)} lands on {square_name(d, from_board ^ 1)}")
     return _checked(pos, s, d, promotion)
 
 
 def _one_leg(pos: Position, s: int, d: int, from_board: int, to_board: int, promotion: str) -> Move:
     if to_board == from_board:
-        raise IllegalMove(f"the piece passes to the other board: {square_name(d, from_board ^ 1)}")
+        raise XboardMoveError(f"the piece passes to the other board: {square_name(d, from_board ^ 1)}")
     move = _checked(pos, s, d, promotion)
     if pos.piece_at(d) is not None:
         victim = square_name(d, from_board)
-        raise IllegalMove(
+        raise XboardMoveError(
             f"a capture is two legs: {square_name(s, from_board)}{victim},{victim}{square_name(d, to_board)}"
         )
     mover = pos.piece_at(s)
     if mover is not None and mover[0] == chess.KING and abs(d - s) == 2:
-        raise IllegalMove("castling is the rook's move onto its king, e.g. h1e1,e1n1")
+        raise XboardMoveError("castling is the rook's move onto its king, e.g. h1e1,e1n1")
     return move
 
 
@@ -292,7 +293,7 @@ def _castling(pos: Position, king: int, rook: int, rook_to: int, board: int, lan
     side = 2 if rook > king else -2
     move = _checked(pos, king, king + side, "")
     if landing != board ^ 1 or _castling_rook(pos, move) != (rook, rook_to):
-        raise IllegalMove("not a castling move")
+        raise XboardMoveError("not a castling move")
     return move
 
 
@@ -302,7 +303,7 @@ def _checked(pos: Position, s: int, d: int, promotion: str) -> Move:
     try:
         return check_move(pos, text, "move")
     except CommandError:
-        raise IllegalMove("not legal in this position") from None
+        raise XboardMoveError("not legal in this position") from None
 
 
 # ---------------------------------------------------------------- highlights
