@@ -227,3 +227,41 @@ def test_the_documented_picture_is_true() -> None:
     must -= {"engine.__init__", "search.__init__"}
     assert must <= set(documented), f"not in the picture: {sorted(must - set(documented))}"
     assert derived_picture(graph, set(documented)) == documented
+
+
+# ---------------------------------------------------------------- the web board's ES modules
+STATIC = os.path.join(ROOT, "gui", "static")
+# ``import ... from "./x.js"``, ``import "./x.js"``, ``export ... from "./x.js"`` and ``import("./x.js")``.
+JS_IMPORT = re.compile(r"""(?:\bimport\s*(?:[\w*{}\s,$]+\s*from\s*)?|\bexport\s+[\w*{}\s,$]+\s*from\s*|\bimport\s*\(\s*)["'](\.{1,2}/[^"']+)["']""")
+
+
+def js_import_graph(folder: str) -> dict[str, set[str]]:
+    """File name -> the files it imports, for every ``.js`` module in ``folder`` (relative
+    specifiers only: the page loads nothing else)."""
+    graph: dict[str, set[str]] = {}
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".js"):
+            continue
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            source = f.read()
+        targets = {os.path.normpath(spec).replace(os.sep, "/") for spec in JS_IMPORT.findall(source)}
+        graph[name] = {t for t in targets if t != name}
+    return graph
+
+
+def test_the_js_walk_sees_every_kind_of_import(tmp_path: pathlib.Path) -> None:
+    (tmp_path / "a.js").write_text('import { x, y } from "./b.js";\nimport "./c.js";\nexport { z } from "./d.js";\n')
+    (tmp_path / "b.js").write_text('const m = await import("./a.js");\n// "./e.js" in a comment is no import\n')
+    (tmp_path / "c.js").write_text("import * as all from './b.js';\n")
+    (tmp_path / "d.js").write_text("export const z = 1;\n")
+    graph = js_import_graph(str(tmp_path))
+    assert graph == {"a.js": {"b.js", "c.js", "d.js"}, "b.js": {"a.js"}, "c.js": {"b.js"}, "d.js": set()}
+    assert cycles(graph) == [("a.js", "b.js", "c.js")]
+
+
+def test_no_import_cycle_among_the_web_board_modules() -> None:
+    """The page's ES modules (gui/static) import one another without a cycle: a module shared
+    by two others holds what they share (view.js: the flipped board, the preview)."""
+    graph = js_import_graph(STATIC)
+    assert {"api.js", "boards.js", "view.js"} <= graph["app.js"]  # the walk sees the entry's imports
+    assert cycles(graph) == [], f"import cycles in gui/static: {cycles(graph)}"

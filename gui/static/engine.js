@@ -8,7 +8,7 @@
 import { $, getJson, post, store } from "./api.js";
 import { displaySan, positionLabel } from "./notation.js";
 import { pref, setPref } from "./prefs.js";
-import { view } from "./boards.js";
+import { view } from "./view.js";
 
 const EVAL_SCALE = 400; // centipawns at which the bar is about three quarters full
 
