@@ -440,6 +440,29 @@ def test_play_hides_the_engine_lines_until_asked_and_clears_them_on_take_back(pa
     expect(page.locator("#evaltext")).to_have_text("")
 
 
+@pytest.mark.parametrize("phone", [390], indirect=True)
+def test_a_hidden_bar_leaves_no_empty_column(phone: Page, page: Page) -> None:
+    """While the evaluation bar is hidden (Play, the engine's lines not shown) its column is gone:
+    the boards, the players and the status line start where the bar was, and the boards grow
+    where their size follows the width (phones)."""
+    for current, grows in ((page, False), (phone, True)):
+        start_play(current)
+        wrap = current.locator("#evalbar-wrap")
+        expect(wrap).to_be_hidden()  # hidden in Play: no column left for it
+        hidden_board = box(current.locator("#board-A"))
+        for follower in ("#player-bottom", "#status"):
+            assert abs(box(current.locator(follower))["x"] - hidden_board["x"]) <= 1, follower  # flush with the board
+        current.check("#show-lines")
+        expect(wrap).to_be_visible()
+        bar, shown_board = box(wrap), box(current.locator("#board-A"))
+        assert shown_board["x"] >= bar["x"] + bar["width"]  # the bar beside the board again
+        assert hidden_board["x"] <= bar["x"] + 1  # hidden, the board had taken the bar's place
+        assert hidden_board["width"] > shown_board["width"] if grows else hidden_board["width"] >= shown_board["width"]
+        assert_square_boards(current)
+        current.uncheck("#show-lines")
+        expect(wrap).to_be_hidden()
+
+
 def test_resign_asks_first(page: Page, board: Board) -> None:
     start_play(page)
     click_move(page, "A", "d2", "d4")
