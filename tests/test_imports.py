@@ -265,3 +265,57 @@ def test_no_import_cycle_among_the_web_board_modules() -> None:
     graph = js_import_graph(STATIC)
     assert {"api.js", "boards.js", "view.js"} <= graph["app.js"]  # the walk sees the entry's imports
     assert cycles(graph) == [], f"import cycles in gui/static: {cycles(graph)}"
+
+
+# ---------------------------------------------------------------- scripts stand alone
+SCRIPTS = os.path.join(ROOT, "scripts")
+TESTS = os.path.join(ROOT, "tests")
+# What an engine process is started with; the one UCI client (alice_match.uci_process) may.
+ENGINE_PROCESS_CALLS = {"Popen", "create_subprocess_exec", "create_subprocess_shell", "popen_uci", "SimpleEngine"}
+UCI_CLIENT = os.path.join(SCRIPTS, "alice_match", "uci_process.py")
+
+
+def python_files(folder: str) -> list[str]:
+    return sorted(
+        os.path.join(dirpath, name) for dirpath, _, names in os.walk(folder) for name in names if name.endswith(".py")
+    )
+
+
+def test_scripts_import_nothing_from_tests() -> None:
+    """A script runs from a checkout or an install without tests/: it imports no module of
+    tests/ (``support``, a ``test_*`` module, ``conftest``, ``tests``) and puts no tests folder
+    on ``sys.path``."""
+    test_modules = {"support", "tests", "conftest", "engines"} | {
+        name[:-3] for name in os.listdir(TESTS) if name.startswith("test_") and name.endswith(".py")
+    }
+    found: list[str] = []
+    for path in python_files(SCRIPTS):
+        with open(path, encoding="utf-8") as f:
+            source = f.read()
+        where = os.path.relpath(path, ROOT)
+        for node in _import_nodes(ast.parse(source, path)):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            if node.__class__ is ast.ImportFrom and node.level:
+                continue  # relative: inside its own package
+            found += [f"{where}: imports {n}" for n in names if n.split(".")[0] in test_modules]
+        if re.search(r"""sys\.path.*["']tests["']""", source):
+            found.append(f"{where}: puts tests/ on sys.path")
+    assert found == [], found
+
+
+def test_only_the_uci_client_starts_engine_processes() -> None:
+    """scripts/ drives engine processes through one client, ``alice_match.uci_process`` (the
+    web board uses python-chess's ``chess.engine``): no other module of scripts/ starts a
+    process with a pipe to talk to (``subprocess.Popen``, asyncio's subprocesses, python-chess's
+    ``popen_uci``/``SimpleEngine``); ``subprocess.run`` of a finished command is no client."""
+    found: list[str] = []
+    for path in python_files(SCRIPTS):
+        if path == UCI_CLIENT:
+            continue
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        for node in ast.walk(tree):
+            name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
+            if name in ENGINE_PROCESS_CALLS:
+                found.append(f"{os.path.relpath(path, ROOT)}:{node.lineno}: {name}")
+    assert found == [], found

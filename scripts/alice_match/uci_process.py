@@ -1,5 +1,9 @@
 """One UCI engine process: start, handshake, options, ``go`` with a deadline, stop, kill.
 
+The project's one UCI client: the match runner, and every tool that drives an engine
+process (``scripts/compare_depth.py``, ``scripts/bench_latency.py``,
+``scripts/make_openings.py``, ``scripts/tune``'s reference labeller) use this class.
+
 A reader thread timestamps every line the engine prints and queues it, so the runner can
 wait for ``bestmove`` with a deadline and measure thinking time from the moment ``go``
 was written to the moment ``bestmove`` was read. A process that exits (or closes its
@@ -30,7 +34,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 VARIANT = "alice"
@@ -75,7 +79,7 @@ def quote(line: str) -> str:
     reason ends at the last one).
 
     >>> quote("bestmovefoo"), quote("a, b" + "x" * 100)[-6:]
-    ("'bestmovefoo'", "xxx'...")
+    ("'bestmovefoo'", "xx'...")
     """
     text = repr(line[:QUOTE_LIMIT]).replace(", ", ",")
     return text + ("..." if len(line) > QUOTE_LIMIT else "")
@@ -110,6 +114,16 @@ class EngineConfig:
     options: dict[str, str] = field(default_factory=dict)
     restart: bool = False  # a fresh process for every game
     ponder: bool = False  # think on the opponent's time (if the engine offers Ponder)
+
+    @classmethod
+    def from_argv(cls, argv: Sequence[str], name: str | None = None, dir: str | None = None) -> EngineConfig:
+        """A config that runs ``argv`` as it is: a program and its arguments, no shell splitting
+        (the tools' ``--engine`` commands, already split).
+
+        >>> EngineConfig.from_argv(["/no such/engine", "-m", "uci"]).argv()
+        ['/no such/engine', '-m', 'uci']
+        """
+        return cls(cmd=shlex.quote(argv[0]), name=name, args=list(argv[1:]), dir=dir)
 
     def argv(self) -> list[str]:
         """The command line: ``cmd`` (split like a shell when it has spaces and is no file) plus ``arg=`` values."""
@@ -373,7 +387,8 @@ class UciProcess:
             self._proc is not None and not self._ended.is_set() and not self._broken and self._proc.poll() is None
         )
 
-    def send(self, line: str) -> None:
+    def send(self, line: str) -> float:
+        """Write one line; the moment it was flushed (``time.monotonic``, as the read lines' stamps)."""
         if self.log:
             self.log(f"{self.name} <  {line}")
         proc = self._proc
@@ -383,6 +398,7 @@ class UciProcess:
             with self._write_lock:
                 proc.stdin.write(line + "\n")
                 proc.stdin.flush()
+                return time.monotonic()
         except (OSError, ValueError):
             self._broken = True
             raise Disconnected(f"engine {self.name} closed its input") from None
@@ -410,7 +426,28 @@ class UciProcess:
             raise Stalled(f"engine {self.name} did not send {waiting_for} in time")
         return stamp, line
 
+    def wait_for(self, prefix: str, timeout: float) -> tuple[float, list[str]]:
+        """Read until a line that starts with ``prefix``: when it was read (``time.monotonic``)
+        and the lines up to and including it. For tools that time or read lines themselves
+        (``bench_latency``); ``Stalled`` after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        seen: list[str] = []
+        while True:
+            stamp, line = self._next_stamped(deadline, prefix)
+            seen.append(line)
+            if line.startswith(prefix):
+                return stamp, seen
+
     # ------------------------------------------------------------- commands
+    def set_if_offered(self, name: str, value: str) -> bool:
+        """``setoption`` for ``name`` (in any case, sent with the engine's spelling) if the
+        engine offers it; whether it did (``Hash`` and ``Threads`` where an engine has them)."""
+        for offered in self.options:
+            if offered.lower() == name.lower():
+                self.setoption(offered, value)
+                return True
+        return False
+
     def setoption(self, name: str, value: str) -> None:
         if name not in self.options and self.log:
             self.log(f"warning: engine {self.name} has no option {name!r}; sending it anyway")
@@ -435,13 +472,16 @@ class UciProcess:
             text += " moves " + " ".join(moves)
         self.send(text)
 
-    def go(self, go_args: str, timeout: float | None) -> SearchResult:
-        """Send ``go <args>`` and wait for ``bestmove`` until ``timeout`` seconds pass."""
+    def go(
+        self, go_args: str, timeout: float | None, on_info: Callable[[str], None] | None = None
+    ) -> SearchResult:
+        """Send ``go <args>`` and wait for ``bestmove`` until ``timeout`` seconds pass;
+        ``on_info`` sees each ``info`` line as it is read (a tool that wants more than ``Info``)."""
         # Stale lines (a late bestmove of an earlier search) must not answer this go.
         self._drain()
         started = time.monotonic()
         self.send(f"go {go_args}".strip())
-        return self._bestmove(started, timeout)
+        return self._bestmove(started, timeout, on_info)
 
     def go_ponder(self, go_args: str) -> None:
         """Send ``go ponder <args>`` and return at once; ``ponderhit`` or ``stop_search`` ends it."""
@@ -457,13 +497,17 @@ class UciProcess:
         self.send("ponderhit")
         return self._bestmove(started, timeout)
 
-    def _bestmove(self, started: float, timeout: float | None) -> SearchResult:
+    def _bestmove(
+        self, started: float, timeout: float | None, on_info: Callable[[str], None] | None = None
+    ) -> SearchResult:
         deadline = None if timeout is None else started + timeout
         info = Info()
         while True:
             stamp, line = self._next_stamped(deadline, "bestmove")
             if line.startswith("info "):
                 parse_info(line, info)
+                if on_info is not None:
+                    on_info(line)
             elif line.startswith("bestmove"):
                 tokens = line.split()
                 if tokens[0] != "bestmove":
