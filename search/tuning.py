@@ -1,0 +1,186 @@
+"""Search and evaluation constants set at start-up for tuning: ``ALICE_TUNE='NAME=VALUE,...'``.
+
+    ALICE_TUNE='RFP_MARGIN=110,LMR_BASE=0.8,MOB_FREE[2]=11' alice-engine
+
+The SPSA tuner (``python scripts/tune spsa``, docs/tuning.md) plays games between engines
+started with different values of the named ``Final`` constants, without a rebuild per step.
+``alice-engine`` reads the variable once, before anything else (``uci.__main__``), and only
+when it is set: without it this module is not even imported, so a normal engine runs
+exactly as before (same code, same ``bench``).
+
+What can be set: every ``int`` or ``float`` constant annotated ``Final`` in one of
+``TUNABLE_MODULES`` (``NAME``), and each entry of such a tuple of ints (``NAME[i]``). A float
+value for an int constant is rounded (as fishtest's worker rounds an SPSA value). The new
+value goes to the module that defines the constant and to every loaded ``search`` module
+that imported it by name; the tables derived from the constants at import (the evaluation's,
+the LMR table, the SEE and delta-pruning piece values) are then rebuilt.
+
+It works in the pure Python build only (a checkout, ``pip install -e``, or
+``ALICE_ENGINE_PURE=1 pip install .``): mypyc builds ``Final`` constants into the compiled
+code, where setting the module attribute would change nothing. The compiled build refuses
+the variable (``TuneError``) rather than play silently with the defaults. At a fixed node
+count the pure build plays the very same games as the compiled one, only slower, so an SPSA
+run at ``nodes=N`` tunes the compiled engine too.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import os
+import re
+import sys
+from collections.abc import Mapping
+from types import ModuleType
+from typing import Final
+
+TUNE_ENV: Final = "ALICE_TUNE"  # the environment variable: NAME=VALUE pairs, comma-separated
+# The modules whose Final numbers can be set (their own constants, not the ones they import).
+TUNABLE_MODULES: Final = (
+    "search.tree",
+    "search.evaluate",
+    "search.score",
+    "search.search",
+    "search.timeman",
+    "search.movepick",
+    "search.history",
+    "search.see",
+)
+_ITEM: Final = re.compile(r"^([A-Z][A-Z0-9_]*)(?:\[(\d+)\])?$")  # NAME or NAME[i]
+
+
+class TuneError(ValueError):
+    """A bad ``ALICE_TUNE``: an unknown name, a value that is no number, or a compiled build."""
+
+
+def parse_assignments(text: str) -> dict[str, float]:
+    """``"A=1,B[2]=3.5"`` -> ``{"A": 1.0, "B[2]": 3.5}`` (spaces around items allowed).
+
+    >>> parse_assignments(" RFP_MARGIN=110, MOB_FREE[2]=11.5 ")
+    {'RFP_MARGIN': 110.0, 'MOB_FREE[2]': 11.5}
+    """
+    values: dict[str, float] = {}
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        name, sep, raw = item.partition("=")
+        name = name.strip()
+        if not sep or not _ITEM.match(name):
+            raise TuneError(f"{TUNE_ENV}: expected NAME=VALUE or NAME[i]=VALUE, got {item[:60]!r}")
+        try:
+            value = float(raw)
+        except ValueError:
+            raise TuneError(f"{TUNE_ENV}: {name}: not a number: {raw.strip()[:40]!r}") from None
+        if not math.isfinite(value):
+            raise TuneError(f"{TUNE_ENV}: {name}: not a finite number: {raw.strip()[:40]!r}")
+        values[name] = value
+    return values
+
+
+def tunable_constants() -> dict[str, ModuleType]:
+    """Every settable constant's name and the module that defines it."""
+    homes: dict[str, ModuleType] = {}
+    for module_name in TUNABLE_MODULES:
+        module = importlib.import_module(module_name)
+        for name, annotation in getattr(module, "__annotations__", {}).items():
+            value = getattr(module, name, None)
+            if "Final" in str(annotation) and _settable(value):
+                homes[name] = module
+    return homes
+
+
+def _settable(value: object) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, (int, float)):
+        return True
+    return isinstance(value, tuple) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+
+
+def current_value(name: str) -> float:
+    """The value a constant (``NAME`` or ``NAME[i]``) has now."""
+    base, index = _split(name)
+    value = getattr(_home(base), base)
+    return float(value[index] if index is not None else value)
+
+
+def apply(values: Mapping[str, float]) -> None:
+    """Set the constants (all checked first: a bad name changes nothing), then rebuild the tables."""
+    if values:
+        _require_pure_build()
+    changes: dict[str, object] = {}
+    for name, value in values.items():
+        base, index = _split(name)
+        old = changes.get(base, getattr(_home(base), base))
+        changes[base] = _replace(base, old, index, value)
+    for base, new in changes.items():
+        _set_everywhere(_home(base), base, new)
+    if changes:
+        _rebuild_tables()
+
+
+def apply_environment(environ: Mapping[str, str] | None = None) -> dict[str, float]:
+    """Apply ``ALICE_TUNE`` from the environment (nothing when it is unset or empty); the values set."""
+    text = (os.environ if environ is None else environ).get(TUNE_ENV, "")
+    values = parse_assignments(text)
+    apply(values)
+    return values
+
+
+def _split(name: str) -> tuple[str, int | None]:
+    match = _ITEM.match(name)
+    if not match:
+        raise TuneError(f"{TUNE_ENV}: expected NAME or NAME[i], got {name[:60]!r}")
+    return match.group(1), (int(match.group(2)) if match.group(2) is not None else None)
+
+
+def _home(base: str) -> ModuleType:
+    home = tunable_constants().get(base)
+    if home is None:
+        raise TuneError(f"{TUNE_ENV}: {base} is no number constant of {', '.join(TUNABLE_MODULES)}")
+    return home
+
+
+def _replace(base: str, old: object, index: int | None, value: float) -> object:
+    """The constant's new value: a number of the old one's type, or the tuple with one entry replaced."""
+    if isinstance(old, tuple):
+        if index is None or not 0 <= index < len(old):
+            raise TuneError(f"{TUNE_ENV}: {base} is a table of {len(old)} entries: give {base}[0..{len(old) - 1}]")
+        return (*old[:index], round(value), *old[index + 1:])
+    if index is not None:
+        raise TuneError(f"{TUNE_ENV}: {base} is a single number, not a table")
+    return round(value) if isinstance(old, int) else value
+
+
+def _set_everywhere(home: ModuleType, base: str, new: object) -> None:
+    """Set the constant in its module and in every loaded ``search`` module that imported it."""
+    setattr(home, base, new)
+    for module_name, module in list(sys.modules.items()):
+        if module is home or not module_name.startswith("search.") or not hasattr(module, base):
+            continue
+        if base not in getattr(module, "__annotations__", {}):  # imported, not its own constant
+            setattr(module, base, new)
+
+
+def _rebuild_tables() -> None:
+    """The tables computed from the constants at import, computed again."""
+    import search.evaluate as evaluate
+    import search.score as score
+    import search.see as see
+    import search.tree as tree
+    from engine.bits import i64_table
+
+    evaluate.rebuild_tables()
+    tree.LMR = i64_table(tree._lmr_table())  # type: ignore[misc]
+    tree.CAPTURE_GAIN = i64_table(score.PIECE_VALUE)  # type: ignore[misc]
+    see.SEE_VALUE = i64_table(score.PIECE_VALUE)  # type: ignore[misc]
+
+
+def _require_pure_build() -> None:
+    from engine.build import COMPILED, build_name
+
+    if build_name() == COMPILED:
+        raise TuneError(
+            f"{TUNE_ENV} needs the pure Python build: the compiled build has the constants built into "
+            "its code (install with ALICE_ENGINE_PURE=1, or run python -m uci from a checkout)"
+        )
