@@ -9,7 +9,7 @@ when it is set: without it this module is not even imported, so a normal engine 
 exactly as before (same code, same ``bench``).
 
 What can be set: every ``int`` or ``float`` constant annotated ``Final`` in one of
-``TUNABLE_MODULES`` (``NAME``), and each entry of such a tuple of ints (``NAME[i]``). A float
+``TUNABLE_MODULES`` (``NAME``) but the structure ones (``FIXED``), and each entry of such a tuple of ints (``NAME[i]``). A float
 value for an int constant is rounded (as fishtest's worker rounds an SPSA value). The new
 value goes to the module that defines the constant and to every loaded ``search`` module
 that imported it by name; the tables derived from the constants at import (the evaluation's,
@@ -45,6 +45,12 @@ TUNABLE_MODULES: Final = (
     "search.movepick",
     "search.history",
     "search.see",
+)
+# Structure, not tuning: sizes, encodings, move-picker stages, the score scale (changing one
+# breaks the engine rather than weakening it).
+FIXED: Final = frozenset(
+    ("MATE", "MATE_BOUND", "INF", "DRAW", "MAX_DEPTH", "MAX_PLY", "PIECE_TO_SIZE", "LMR_TABLE_SIZE",
+     "LMR_LAST", "NO_CUTOFF", "SINGULAR", "KEY_MOVE", "MAX_EXCHANGE")
 )
 _ITEM: Final = re.compile(r"^([A-Z][A-Z0-9_]*)(?:\[(\d+)\])?$")  # NAME or NAME[i]
 
@@ -84,7 +90,8 @@ def tunable_constants() -> dict[str, ModuleType]:
         module = importlib.import_module(module_name)
         for name, annotation in getattr(module, "__annotations__", {}).items():
             value = getattr(module, name, None)
-            if "Final" in str(annotation) and _settable(value):
+            fixed = name in FIXED or name.startswith("STAGE_")
+            if "Final" in str(annotation) and _settable(value) and not fixed:
                 homes[name] = module
     return homes
 
