@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from search.tuning import TuneError, apply, current_value, parse_assignments
-from support.installed import CHILD_CWD, ROOT, engine_command, pure_sources
+from support.installed import CHILD_CWD, ROOT, default_sigint, engine_command, pure_sources
 from test_bench import BENCH_SIGNATURE
 from tune import spsa
 from tune.spsa_games import AliceMatchRunner, MatchFailedError, MatchSettings, match_args
@@ -286,3 +287,29 @@ def test_tuner_errors_are_one_line_exit_2(tmp_path: Path, args: list[str], messa
     done = run_tuner(*args, cwd=tmp_path)
     assert done.returncode == 2 and message in done.stderr, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def test_ctrl_c_keeps_the_last_finished_step(tmp_path: Path) -> None:
+    """Ctrl-C during a run: exit 130, one line naming the state file, the state at the last
+    finished step (no temporary file left), and the same command continues from it."""
+    params = tmp_path / "p.csv"
+    params.write_text("RFP_MARGIN,100,40,200,8,0.002\n")
+    state = tmp_path / "s.json"
+    command = [sys.executable, os.path.join(ROOT, "scripts", "tune"), "spsa", "--params", str(params), "--games", "200",
+               "--tc", "nodes=60", "--state", str(state)]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                          preexec_fn=default_sigint) as tuner:
+        assert tuner.stdout is not None
+        while not tuner.stdout.readline().startswith("step 1 "):
+            assert tuner.poll() is None
+        tuner.send_signal(signal.SIGINT)
+        _, err = tuner.communicate(timeout=TIMEOUT)
+    assert tuner.returncode == 130
+    assert err.strip().splitlines() == [f"tune spsa: interrupted; {state} holds step {spsa.load_state(str(state)).steps}: "
+                                        "the same command continues"]
+    saved = spsa.load_state(str(state))
+    assert 1 <= saved.steps == saved.k < 100
+    assert sorted(os.listdir(tmp_path)) == ["p.csv", "s.json"]
+    again = run_tuner("--state", str(state), "--tc", "nodes=60", "--steps", "1", cwd=tmp_path)
+    assert again.returncode == 0 and f"step {saved.steps + 1} " in again.stdout
+    assert spsa.load_state(str(state)).steps == saved.steps + 1
