@@ -9,9 +9,9 @@ when it is set: without it this module is not even imported, so a normal engine 
 exactly as before (same code, same ``bench``).
 
 What can be set: every ``int`` or ``float`` constant annotated ``Final`` in one of
-``TUNABLE_MODULES`` (``NAME``) but the structure ones (``FIXED``), and each entry of such a tuple of ints (``NAME[i]``). A float
-value for an int constant is rounded (as fishtest's worker rounds an SPSA value). The new
-value goes to the module that defines the constant and to every loaded ``search`` module
+``TUNABLE_MODULES`` (``NAME``) but the structure ones (``FIXED``), and each entry of such a
+tuple of numbers (``NAME[i]``). A float value for an int constant (or entry) is rounded (as
+fishtest's worker rounds an SPSA value). The new value goes to the module that defines the constant and to every loaded ``search`` module
 that imported it by name; the tables derived from the constants at import (the evaluation's,
 the LMR table, the SEE and delta-pruning piece values) are then rebuilt.
 
@@ -25,6 +25,8 @@ run at ``nodes=N`` tunes the compiled engine too.
 
 from __future__ import annotations
 
+import ast
+import functools
 import importlib
 import math
 import os
@@ -83,17 +85,33 @@ def parse_assignments(text: str) -> dict[str, float]:
     return values
 
 
+@functools.cache
 def tunable_constants() -> dict[str, ModuleType]:
     """Every settable constant's name and the module that defines it."""
     homes: dict[str, ModuleType] = {}
     for module_name in TUNABLE_MODULES:
         module = importlib.import_module(module_name)
-        for name, annotation in getattr(module, "__annotations__", {}).items():
-            value = getattr(module, name, None)
+        for name in final_names(module):
             fixed = name in FIXED or name.startswith("STAGE_")
-            if "Final" in str(annotation) and _settable(value) and not fixed:
+            if _settable(getattr(module, name, None)) and not fixed:
                 homes[name] = module
     return homes
+
+
+def final_names(module: ModuleType) -> list[str]:
+    """The names a module annotates ``Final`` at its top level, read from its source (a compiled
+    module keeps its ``.py`` beside it but has no ``__annotations__``)."""
+    path = os.path.join(os.path.dirname(module.__file__ or ""), module.__name__.rsplit(".", 1)[-1] + ".py")
+    try:
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+    except OSError:  # no source: the annotations then (the pure build always has both)
+        return [n for n, a in getattr(module, "__annotations__", {}).items() if "Final" in str(a)]
+    return [
+        node.target.id
+        for node in tree.body
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and "Final" in ast.unparse(node.annotation)
+    ]
 
 
 def _settable(value: object) -> bool:
@@ -101,7 +119,7 @@ def _settable(value: object) -> bool:
         return False
     if isinstance(value, (int, float)):
         return True
-    return isinstance(value, tuple) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    return isinstance(value, tuple) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
 
 
 def current_value(name: str) -> float:
@@ -113,13 +131,13 @@ def current_value(name: str) -> float:
 
 def apply(values: Mapping[str, float]) -> None:
     """Set the constants (all checked first: a bad name changes nothing), then rebuild the tables."""
-    if values:
-        _require_pure_build()
     changes: dict[str, object] = {}
     for name, value in values.items():
         base, index = _split(name)
         old = changes.get(base, getattr(_home(base), base))
         changes[base] = _replace(base, old, index, value)
+    if changes:
+        _require_pure_build()
     for base, new in changes.items():
         _set_everywhere(_home(base), base, new)
     if changes:
@@ -153,7 +171,8 @@ def _replace(base: str, old: object, index: int | None, value: float) -> object:
     if isinstance(old, tuple):
         if index is None or not 0 <= index < len(old):
             raise TuneError(f"{TUNE_ENV}: {base} is a table of {len(old)} entries: give {base}[0..{len(old) - 1}]")
-        return (*old[:index], round(value), *old[index + 1:])
+        entry = round(value) if isinstance(old[index], int) else value
+        return (*old[:index], entry, *old[index + 1:])
     if index is not None:
         raise TuneError(f"{TUNE_ENV}: {base} is a single number, not a table")
     return round(value) if isinstance(old, int) else value

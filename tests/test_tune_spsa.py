@@ -151,8 +151,8 @@ def test_a_foreign_state_file_is_refused(tmp_path: Path) -> None:
 
 
 def test_shipped_parameter_files_start_at_the_engines_defaults() -> None:
-    """Every constant of the two shipped files exists, starts at its current value, within bounds."""
-    for name in ("spsa_search.csv", "spsa_eval.csv"):
+    """Every constant of the three shipped files exists, starts at its current value, within bounds."""
+    for name in ("spsa_search.csv", "spsa_eval.csv", "spsa_time.csv"):
         params = spsa.parse_params(Path(ROOT, "scripts", "tune", name).read_text(), name)
         for p in params:
             assert p.start == current_value(p.name) and p.minimum < p.start < p.maximum, p.name
