@@ -11,9 +11,10 @@ exactly as before (same code, same ``bench``).
 What can be set: every ``int`` or ``float`` constant annotated ``Final`` in one of
 ``TUNABLE_MODULES`` (``NAME``) but the structure ones (``FIXED``), and each entry of such a
 tuple of numbers (``NAME[i]``). A float value for an int constant (or entry) is rounded (as
-fishtest's worker rounds an SPSA value). The new value goes to the module that defines the constant and to every loaded ``search`` module
-that imported it by name; the tables derived from the constants at import (the evaluation's,
-the LMR table, the SEE and delta-pruning piece values) are then rebuilt.
+fishtest's worker rounds an SPSA value). The new value goes to the module that defines the
+constant and to every loaded ``search`` module that imported it by name; the tables derived
+from the constants at import (the evaluation's, the LMR table, the SEE and delta-pruning
+piece values, SEE's promotion gain) are then rebuilt.
 
 It works in the pure Python build only (a checkout, ``pip install -e``, or
 ``ALICE_ENGINE_PURE=1 pip install .``): mypyc builds ``Final`` constants into the compiled
@@ -48,11 +49,14 @@ TUNABLE_MODULES: Final = (
     "search.history",
     "search.see",
 )
-# Structure, not tuning: sizes, encodings, move-picker stages, the score scale (changing one
-# breaks the engine rather than weakening it).
+# Structure, not tuning: sizes, encodings, move-picker stages and ordering bands, the score
+# scale, bounds of the i16 history tables, values derived from others (changing one breaks the
+# engine, or is undone, rather than weakening it).
 FIXED: Final = frozenset(
     ("MATE", "MATE_BOUND", "INF", "DRAW", "MAX_DEPTH", "MAX_PLY", "PIECE_TO_SIZE", "LMR_TABLE_SIZE",
-     "LMR_LAST", "NO_CUTOFF", "SINGULAR", "KEY_MOVE", "MAX_EXCHANGE")
+     "LMR_LAST", "NO_CUTOFF", "SINGULAR", "KEY_MOVE", "MAX_EXCHANGE", "CONT_NEUTRAL", "CONT_SIZE",
+     "CAPTURE_HISTORY_SIZE", "HISTORY_MAX", "CONT_HISTORY_MAX", "HISTORY_HALVE_AT", "TT_MOVE_SCORE",
+     "CAPTURE_BASE", "KILLER_SCORE", "COUNTER_SCORE", "BAD_CAPTURE_BASE", "PROMOTION_GAIN", "PHASE_MAX")
 )
 _ITEM: Final = re.compile(r"^([A-Z][A-Z0-9_]*)(?:\[(\d+)\])?$")  # NAME or NAME[i]
 
@@ -195,11 +199,13 @@ def _rebuild_tables() -> None:
     import search.see as see
     import search.tree as tree
     from engine.bits import i64_table
+    from engine.tables import PAWN, QUEEN
 
     evaluate.rebuild_tables()
     tree.LMR = i64_table(tree._lmr_table())  # type: ignore[misc]
     tree.CAPTURE_GAIN = i64_table(score.PIECE_VALUE)  # type: ignore[misc]
     see.SEE_VALUE = i64_table(score.PIECE_VALUE)  # type: ignore[misc]
+    see.PROMOTION_GAIN = score.PIECE_VALUE[QUEEN] - score.PIECE_VALUE[PAWN]  # type: ignore[misc]
 
 
 def _require_pure_build() -> None:

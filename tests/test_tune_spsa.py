@@ -208,6 +208,29 @@ def test_the_engine_plays_the_values_it_is_given(tmp_path: Path) -> None:
         assert nodes_of(bench_nodes(command, run, env, tune)) != BENCH_SIGNATURE, tune
 
 
+DERIVED_PROBE = """
+import search.tree as t
+before = list(t.LMR)
+from search.tuning import apply_environment
+apply_environment()
+import search.evaluate as e, search.score as s, search.see as see, search.timeman as tm
+print(s.PIECE_VALUE[5], e.PIECE_VALUE[5], t.PIECE_VALUE[5], see.SEE_VALUE[5], t.CAPTURE_GAIN[5], see.PROMOTION_GAIN)
+print(t.RFP_MARGIN, tm.STABLE_SCALE[0], list(t.LMR) != before)
+"""
+
+
+def test_derived_tables_follow_and_ints_are_rounded(tmp_path: Path) -> None:
+    """A piece value reaches every module that imported it and every table made from it (SEE,
+    delta pruning, the promotion gain); LMR_BASE rebuilds the LMR table; an int constant takes a
+    float value rounded, a float table entry takes it as it is."""
+    env = pure_sources(str(tmp_path))
+    env["ALICE_TUNE"] = "PIECE_VALUE[5]=1100,RFP_MARGIN=110.6,STABLE_SCALE[0]=1.75,LMR_BASE=1.0"
+    done = subprocess.run([sys.executable, "-c", DERIVED_PROBE], capture_output=True, text=True, cwd=tmp_path, env=env,
+                          timeout=TIMEOUT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["1100 1100 1100 1100 1100 984", "111 1.75 True"]
+
+
 def test_a_bad_value_is_one_error_line_and_exit_2(tmp_path: Path) -> None:
     env = pure_sources(str(tmp_path))
     done = bench_nodes([sys.executable, "-m", "uci"], str(tmp_path), env, "RFP_MARGIN=oops")
