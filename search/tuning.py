@@ -102,6 +102,7 @@ def tunable_constants() -> dict[str, ModuleType]:
     return homes
 
 
+@functools.cache
 def final_names(module: ModuleType) -> list[str]:
     """The names a module annotates ``Final`` at its top level, read from its source (a compiled
     module keeps its ``.py`` beside it but has no ``__annotations__``)."""
@@ -188,7 +189,7 @@ def _set_everywhere(home: ModuleType, base: str, new: object) -> None:
     for module_name, module in list(sys.modules.items()):
         if module is home or not module_name.startswith("search.") or not hasattr(module, base):
             continue
-        if base not in getattr(module, "__annotations__", {}):  # imported, not its own constant
+        if base not in final_names(module):  # imported, not its own constant
             setattr(module, base, new)
 
 
