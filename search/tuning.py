@@ -209,11 +209,19 @@ def _rebuild_tables() -> None:
     see.PROMOTION_GAIN = score.PIECE_VALUE[QUEEN] - score.PIECE_VALUE[PAWN]  # type: ignore[misc]
 
 
-def _require_pure_build() -> None:
+def settable_build() -> bool:
+    """The pure build, or a compiled tuning build (``ALICE_ENGINE_TUNE=1 pip install .``, whose
+    ``search.tree`` carries ``TUNABLE_BUILD``): the constants are variables there."""
+    import search.tree as tree
     from engine.build import COMPILED, build_name
 
-    if build_name() == COMPILED:
+    return build_name() != COMPILED or getattr(tree, "TUNABLE_BUILD", 0) == 1
+
+
+def _require_pure_build() -> None:
+    if not settable_build():
         raise TuneError(
-            f"{TUNE_ENV} needs the pure Python build: the compiled build has the constants built into "
-            "its code (install with ALICE_ENGINE_PURE=1, or run python -m uci from a checkout)"
+            f"{TUNE_ENV} needs the pure Python build or a tuning build: the compiled build has the constants "
+            "built into its code (install with ALICE_ENGINE_PURE=1 or ALICE_ENGINE_TUNE=1, or run python -m uci "
+            "from a checkout)"
         )

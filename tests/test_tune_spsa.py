@@ -11,10 +11,14 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
+import runpy
 import signal
 import subprocess
 import sys
+import types
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,6 +32,7 @@ from tune.spsa_games import engine_command as tuned_command
 TIMEOUT = 120  # seconds for one engine or tuner run
 OPTIMUM = {"X": 150.0, "Y": -20.0}  # the synthetic objective's best θ ...
 SCALE = {"X": 100.0, "Y": 40.0}  # ... and how far from it costs 200 Elo per parameter
+RFP_130_NODES = 37408  # bench's node count with RFP_MARGIN=130 (pure build and compiled tuning build alike)
 SYNTHETIC = "X,100,0,300,10,0.02\nY,0,-100,100,4,0.02\n"
 
 
@@ -205,7 +210,8 @@ def test_the_engine_plays_the_values_it_is_given(tmp_path: Path) -> None:
     assert nodes_of(bench_nodes(command, run, env, None)) == BENCH_SIGNATURE
     assert nodes_of(bench_nodes(command, run, env, "RFP_MARGIN=100,LMR_BASE=0.75,PIECE_VALUE[2]=302")) == BENCH_SIGNATURE
     for tune in ("RFP_MARGIN=130", "LMR_BASE=1.0", "PIECE_VALUE[2]=300", "MOB_FREE[2]=12"):
-        assert nodes_of(bench_nodes(command, run, env, tune)) != BENCH_SIGNATURE, tune
+        nodes = nodes_of(bench_nodes(command, run, env, tune))
+        assert nodes != BENCH_SIGNATURE and (tune != "RFP_MARGIN=130" or nodes == RFP_130_NODES), (tune, nodes)
 
 
 DERIVED_PROBE = """
@@ -239,16 +245,19 @@ def test_a_bad_value_is_one_error_line_and_exit_2(tmp_path: Path) -> None:
 
 
 def test_the_installed_build_tunes_or_refuses() -> None:
-    """The engine the tests use: a pure build plays the value; a compiled one (constants built
-    into its code) refuses the variable with one line rather than play the defaults silently."""
-    version = subprocess.run([*engine_command(), "--version"], capture_output=True, text=True, cwd=CHILD_CWD, timeout=TIMEOUT)
+    """The engine the tests use: a pure build or a compiled tuning build plays the value; a
+    normal compiled one (constants built into its code) refuses the variable with one line
+    rather than play the defaults silently."""
+    probe = "from search.tuning import settable_build; print(settable_build())"
+    settable = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=CHILD_CWD, timeout=TIMEOUT)
+    assert settable.stdout.strip() in ("True", "False"), settable.stderr
     done = bench_nodes(engine_command(), CHILD_CWD, dict(os.environ), "RFP_MARGIN=130")
-    if "compiled" in version.stdout:
+    if settable.stdout.strip() == "False":
         assert done.returncode == 2 and done.stdout == ""
-        assert "ALICE_TUNE needs the pure Python build" in done.stderr
+        assert "ALICE_TUNE needs the pure Python build or a tuning build" in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
     else:
-        assert nodes_of(done) != BENCH_SIGNATURE
+        assert nodes_of(done) == RFP_130_NODES  # the pure build's count: the same tree in every build
 
 
 # ------------------------------------------------------------------------------ through alice-match
@@ -336,3 +345,43 @@ def test_ctrl_c_keeps_the_last_finished_step(tmp_path: Path) -> None:
     again = run_tuner("--state", str(state), "--tc", "nodes=60", "--steps", "1", cwd=tmp_path)
     assert again.returncode == 0 and f"step {saved.steps + 1} " in again.stdout
     assert spsa.load_state(str(state)).steps == saved.steps + 1
+
+
+# ------------------------------------------------------------------------------ the compiled tuning build
+SETUPTOOLS_MODULES = ("setuptools", "setuptools.command", "setuptools.command.build_ext", "setuptools.command.build_py")
+
+
+def setup_module_functions(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """setup.py's functions, without setuptools (a stand-in whose setup() does nothing)."""
+    stand_ins = {name: types.ModuleType(name) for name in SETUPTOOLS_MODULES}
+    stand_ins["setuptools"].__dict__.update(Distribution=object, Extension=object, setup=lambda **kwargs: None)
+    stand_ins["setuptools.command.build_ext"].__dict__.update(build_ext=object)
+    stand_ins["setuptools.command.build_py"].__dict__.update(build_py=object)
+    for name, module in stand_ins.items():
+        monkeypatch.setitem(sys.modules, name, module)
+    monkeypatch.chdir(ROOT)
+    return runpy.run_path(os.path.join(ROOT, "setup.py"), run_name="setup_under_test")
+
+
+def test_tuning_build_sources_keep_the_tuned_constants_variable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ALICE_ENGINE_TUNE=1's sources: every constant of the shipped parameter files loses
+    ``Final`` (a module variable the compiled code reads at run time), the tables made from
+    them too; structure constants, the picker's stages and the other modules stay as they are."""
+    functions = setup_module_functions(monkeypatch)
+    compiled = functions["COMPILED_MODULES"]
+    paths = functions["write_tunable_sources"](compiled, str(tmp_path / "src"))
+    assert [os.path.relpath(p, tmp_path / "src") for p in paths] == compiled and all(os.path.exists(p) for p in paths)
+    text = {m: Path(tmp_path, "src", m).read_text() for m in compiled}
+    for name in ("spsa_search.csv", "spsa_eval.csv", "spsa_time.csv"):
+        for p in spsa.parse_params(Path(ROOT, "scripts", "tune", name).read_text(), name):
+            base = p.name.split("[")[0]
+            assert any(re.search(rf"^{base}(: tuple\[[^=]*\])? = ", t, re.M) for t in text.values()), base
+    assert re.search(r"^LMR = i64_table", text["search/tree.py"], re.M)
+    assert re.search(r"^PROMOTION_GAIN: int = ", text["search/see.py"], re.M)
+    assert "\nTUNABLE_BUILD = 1" in text["search/tree.py"]
+    assert re.search(r"^MATE: Final = 30000", text["search/score.py"], re.M)
+    assert re.search(r"^STAGE_TT: Final = 0", text["search/movepick.py"], re.M)
+    assert re.search(r"^ORDER_VALUE: Final = ", text["search/movepick.py"], re.M)
+    for module in compiled:
+        if module not in functions["TUNED_MODULES"]:
+            assert text[module] == Path(ROOT, module).read_text(), module
