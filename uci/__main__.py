@@ -7,7 +7,7 @@ exit (2 if it was refused). ``alice-engine --version``: the version and the buil
 ``alice-engine gui ...`` starts the web board instead (see ``gui.cli``). ``-h``/``--help``
 prints the modes (``uci.usage``); any other command line prints them on stderr, exit 2.
 With ``ALICE_TUNE`` set, the named search and evaluation constants take the values given
-first (``search.tuning``, the pure build only); a bad value is one error line, exit 2.
+first (``search.tuning``: the pure build or a tuning build); a bad value is one error line, exit 2.
 """
 
 from __future__ import annotations

@@ -39,7 +39,7 @@ def add_spsa_parser(sub: Any) -> None:
     tune.add_argument("--a-ratio", type=float, default=spsa.A_RATIO, help="A = this * games / 2 (0.1)")
     tune.add_argument("--alpha", type=float, default=spsa.ALPHA, help="decay of a_k (0.602)")
     tune.add_argument("--gamma", type=float, default=spsa.GAMMA, help="decay of c_k (0.101)")
-    tune.add_argument("--engine", default=DEFAULT_ENGINE, help="a pure-build engine command (default: this checkout)")
+    tune.add_argument("--engine", default=DEFAULT_ENGINE, help="engine command, pure or tuning build (default: this checkout)")
     tune.add_argument("--engine-dir", default=ROOT, help="the engines' working directory (default: the checkout)")
     tune.add_argument("--book", default="default", help="openings file for alice-match (default: the bundled book)")
     tune.add_argument("--match-args", default="", help="more alice-match options, e.g. adjudication")

@@ -1,7 +1,8 @@
 """SPSA's games through alice-match: θ+ against θ-, a batch of game pairs per step.
 
-Each engine is the pure Python engine (``python -m uci`` from this checkout by default, or
-``--engine CMD``, a pure install's ``alice-engine`` for instance) started as
+Each engine is the pure Python engine (``python -m uci`` from this checkout by default), or
+``--engine CMD`` (the ``alice-engine`` of a pure install or of a compiled tuning build,
+``ALICE_ENGINE_TUNE=1 pip install .``), started as
 ``env ALICE_TUNE='NAME=VALUE,...' CMD``: ``search.tuning`` sets the constants at start-up,
 no rebuild. The batch is one alice-match run in this process (``-games 2 -rounds PAIRS
 -repeat``: each pair one opening, colours swapped; the openings drawn from the bundled book
