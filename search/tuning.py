@@ -136,13 +136,29 @@ def current_value(name: str) -> float:
     return float(value[index] if index is not None else value)
 
 
-def apply(values: Mapping[str, float]) -> None:
-    """Set the constants (all checked first: a bad name changes nothing), then rebuild the tables."""
+def planned(values: Mapping[str, float]) -> dict[str, object]:
+    """The constants' new values (a table with its entries replaced), by name; nothing is set.
+
+    >>> planned({"RFP_MARGIN": 104.6, "MOB_FREE[2]": 11.2})
+    {'RFP_MARGIN': 105, 'MOB_FREE': (0, 0, 11, 9, 8, 5, 0)}
+    """
     changes: dict[str, object] = {}
     for name, value in values.items():
         base, index = _split(name)
         old = changes.get(base, getattr(_home(base), base))
         changes[base] = _replace(base, old, index, value)
+    return changes
+
+
+def source_path(base: str) -> str:
+    """The source file that defines a settable constant."""
+    home = _home(base)
+    return os.path.join(os.path.dirname(home.__file__ or ""), home.__name__.rsplit(".", 1)[-1] + ".py")
+
+
+def apply(values: Mapping[str, float]) -> None:
+    """Set the constants (all checked first: a bad name changes nothing), then rebuild the tables."""
+    changes = planned(values)
     if changes:
         _require_pure_build()
     for base, new in changes.items():

@@ -296,6 +296,8 @@ def test_one_real_step_through_alice_match(tmp_path: Path) -> None:
     steps = [line for line in done.stdout.splitlines() if line.startswith("step ")]
     assert len(steps) == 1 and "pairs 1/1" in steps[0]
     assert "ALICE_TUNE='RFP_MARGIN=" in done.stdout
+    source = done.stdout.split("# search/tree.py\n")[1].splitlines()  # θ as source lines to paste
+    assert re.match(r"RFP_MARGIN: Final = \d+  # ", source[0]) and re.match(r"LMR_BASE: Final = [\d.]+  # ", source[1])
     saved = spsa.load_state(str(state))
     assert saved.done and saved.wins + saved.losses + saved.draws == 2
     assert 40 <= saved.params[0].theta <= 200 and 0.25 <= saved.params[1].theta <= 1.5

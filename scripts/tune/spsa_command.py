@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shlex
 import sys
 from typing import Any
 
-from search.tuning import TuneError, current_value
+from search.tuning import TuneError, current_value, planned, source_path
 from tune import spsa
 from tune.spsa_games import DEFAULT_ENGINE, ROOT, AliceMatchRunner, MatchSettings, check_settings, limit_arg, tune_value
 
@@ -123,8 +124,34 @@ def _report(state: spsa.State, settings: MatchSettings) -> None:
     for p in state.params:
         print(f"  {p.name}: {current_value(p.name):g} -> {p.theta:.4g}")
     print(f"ALICE_TUNE='{tune_value(values)}'")
+    for path, lines in source_lines(values).items():
+        print(f"# {path}")
+        for line in lines:
+            print(line)
     where = f" dir={settings.engine_dir}" if settings.engine_dir else ""
     print("check it (SPRT) before it lands:  alice-match -engine cmd=\"env ALICE_TUNE='...' "
           f"{settings.engine}\" name=tuned{where} -engine cmd=\"{settings.engine}\" name=base{where} "
           f"-each {limit_arg(settings.limit)} -games 2 -rounds 5000 -repeat -openings file=default order=random "
           "-sprt elo0=0 elo1=5")
+
+
+def source_lines(values: dict[str, float]) -> dict[str, list[str]]:
+    """θ as the constants' source lines (ints rounded, tables whole, comments kept), by file."""
+    out: dict[str, list[str]] = {}
+    for base, value in planned(values).items():
+        path = source_path(base)
+        with open(path, encoding="utf-8") as f:
+            match = re.search(rf"^{base}: (Final(?:\[[^=]*\])?) = [^#\n]*?(\s+#.*)?$", f.read(), re.MULTILINE)
+        annotation, comment = (match.group(1), match.group(2) or "") if match else ("Final", "")
+        relative = os.path.relpath(path, os.path.dirname(os.path.dirname(path)))
+        out.setdefault(relative, []).append(f"{base}: {annotation} = {_tidy(value)!r}{comment}")
+    return out
+
+
+def _tidy(value: object) -> object:
+    """Floats to 4 significant digits (SPSA's noise is far larger), in a table too."""
+    if isinstance(value, float):
+        return float(f"{value:.4g}")
+    if isinstance(value, tuple):
+        return tuple(_tidy(v) for v in value)
+    return value
