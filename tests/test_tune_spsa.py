@@ -387,3 +387,17 @@ def test_tuning_build_sources_keep_the_tuned_constants_variable(tmp_path: Path, 
     for module in compiled:
         if module not in functions["TUNED_MODULES"]:
             assert text[module] == Path(ROOT, module).read_text(), module
+
+
+def test_one_step_on_a_local_dask_cluster(tmp_path: Path) -> None:
+    """`--cluster local:1`: the step's pair is played by a Dask worker (alice-match -cluster;
+    the cluster extra, installed in CI's main venv)."""
+    pytest.importorskip("distributed")
+    params = tmp_path / "p.csv"
+    params.write_text("RFP_MARGIN,100,40,200,8,0.002\n")
+    state = tmp_path / "s.json"
+    done = run_tuner("--params", str(params), "--games", "2", "--tc", "nodes=60", "--cluster", "local:1",
+                     "--state", str(state), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    saved = spsa.load_state(str(state))
+    assert saved.done and saved.steps == 1 and saved.wins + saved.losses + saved.draws == 2
