@@ -57,6 +57,9 @@ def spsa_command(args: argparse.Namespace) -> int:
     except (spsa.SpsaError, TuneError, OSError) as error:
         print(f"tune spsa: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("tune spsa: interrupted before the first step", file=sys.stderr)
+        return EXIT_INTERRUPTED
     try:
         spsa.run(state, AliceMatchRunner(settings), args.pairs, args.state, _say, args.steps)
     except KeyboardInterrupt:
@@ -79,6 +82,8 @@ def _start(args: argparse.Namespace) -> spsa.State:
         raise spsa.SpsaError("--pairs and --concurrency must be at least 1")
     if args.state and os.path.exists(args.state):
         state = spsa.load_state(args.state)
+        for p in state.params:
+            current_value(p.name)  # the engine still has it: TuneError now, not a dead engine later
         if args.params:
             given = [p.name for p in _read_params(args.params)]
             if given != [p.name for p in state.params]:
