@@ -50,7 +50,7 @@ def skipped(index: int, depth: int, game_ply: int) -> bool:
     >>> [d for d in range(1, 9) if not skipped(1, d, 0)]  # the first helper: even depths
     [2, 4, 6, 8]
     >>> [d for d in range(1, 9) if not skipped(3, d, 0)]  # the third: blocks of two
-    [2, 3, 6, 7]
+    [1, 4, 5, 8]
     """
     i = (index - 1) % len(SKIP_SIZE)
     return ((depth + game_ply + SKIP_PHASE[i]) // SKIP_SIZE[i]) % 2 == 1

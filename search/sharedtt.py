@@ -16,9 +16,8 @@ same harmless wrong estimate as a key collision, see ``search.tt``), and the mov
 a hint the search checks for legality anyway. This is Stockfish's lock-free table, minus its
 key-XOR check (an entry here is a single word).
 
-The size is fixed by the mapping: ``resize_buckets`` with the same bucket count clears the
-words (``clear``), any other count is refused (``search.workers`` makes a new mapping for a
-new ``Hash``).
+The size is fixed by the mapping: ``resize_buckets`` (and so ``resize`` and ``clear``) clears
+the words whatever size it is asked for (``search.workers`` maps a new table for a new ``Hash``).
 
 >>> words = memoryview(bytearray(BUCKET_BYTES * 4)).cast("q")
 >>> tt = SharedTranspositionTable(words)
@@ -62,28 +61,28 @@ CLEAR_CHUNK: Final = 1 << 16  # words zeroed per slice assignment by clear (a 51
 __all__ = ["BOUND_EXACT", "BUCKET_BYTES", "SharedTranspositionTable"]
 
 
-class TableSizeError(ValueError):
-    """A shared table asked to change its size (its mapping is fixed)."""
-
-
 class SharedTranspositionTable(TranspositionTable):
     """A transposition table over shared 64-bit words (see the module docstring)."""
 
-    def __init__(self, words: memoryview) -> None:  # no super().__init__: it would allocate a table
-        buckets = len(words) // BUCKET_WORDS
+    def __init__(self, words: memoryview) -> None:
         self.words = words  # format "q": BUCKET_WORDS words per bucket, as search.tt's table
-        self.table = i64_store(BUCKET_WORDS)  # the base class's own store, unused here
-        self.buckets = max(1, buckets)
-        self.slots = self.buckets * WAYS
-        self.mask = buckets - 1 if buckets & (buckets - 1) == 0 and buckets > 1 else 0
-        self.generation = 0
-        self.probe_eval = NO_EVAL
+        self.attaching = True  # the words may hold other processes' entries: keep them
+        super().__init__(1)  # the base's own store stays at one bucket (resize_buckets below)
+        self.attaching = False
 
     def resize_buckets(self, buckets: int) -> None:
-        """Clear the words (the size cannot change: ``TableSizeError`` if asked to)."""
-        if max(1, buckets) != self.buckets:
-            raise TableSizeError("a shared transposition table keeps the size of its mapping")
+        """Clear the words; the size is the mapping's whatever ``buckets`` asks (``search.workers``
+        maps a new table for a new ``Hash``)."""
         words = self.words
+        count = max(1, len(words) // BUCKET_WORDS)
+        self.buckets = count
+        self.slots = count * WAYS
+        self.mask = count - 1 if count & (count - 1) == 0 and count > 1 else 0
+        self.table = i64_store(BUCKET_WORDS)  # the base class's own store, unused here
+        self.generation = 0
+        self.probe_eval = NO_EVAL
+        if self.attaching:
+            return
         n = len(words)
         zeros = memoryview(bytearray(8 * min(n, CLEAR_CHUNK))).cast("q")
         start = 0
@@ -91,8 +90,6 @@ class SharedTranspositionTable(TranspositionTable):
             end = min(n, start + CLEAR_CHUNK)
             words[start:end] = zeros[: end - start]
             start = end
-        self.generation = 0
-        self.probe_eval = NO_EVAL
 
     def probe_word(self, key: i64) -> i64:
         """``TranspositionTable.probe_word`` on the shared words."""

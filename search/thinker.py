@@ -105,10 +105,11 @@ class Thinker:
 
     def __init__(self, hash_mb: int = 16, searcher: Searcher | None = None) -> None:
         self.searcher = searcher if searcher is not None else Searcher(hash_mb)
-        self.hash_mb = max(1, self.searcher.tt.bytes_used // MEGABYTE)
+        table = getattr(self.searcher, "tt", None)  # a test's stand-in searcher may have none
+        self.hash_mb = max(1, table.bytes_used // MEGABYTE) if isinstance(table, TranspositionTable) else hash_mb
         self.threads = 1
         self.pool: HelperPool | None = None  # the helpers when threads > 1
-        self.own_table: TranspositionTable = self.searcher.tt  # the one-thread table (kept tiny meanwhile)
+        self.own_table: TranspositionTable | None = None  # the one-thread table, kept tiny while helpers run
         self.helper_jobs = 0  # helper job numbers given so far
         self.lock = threading.RLock()
         self._job: _Job | None = None
@@ -168,21 +169,23 @@ class Thinker:
         self.threads = 1
 
     def _open_pool(self, threads: int) -> None:
-        self.own_table.resize_buckets(1)  # Hash is the shared table's now
+        own = self.own_table = self.searcher.tt
+        own.resize_buckets(1)  # Hash is the shared table's now
         try:
             self.pool = HelperPool(threads, self.hash_mb)
         except BaseException:
-            self.own_table.resize(self.hash_mb)
+            own.resize(self.hash_mb)
             raise
         self.searcher.tree.tt = self.pool.table
 
     def _close_pool(self) -> None:
         pool, self.pool = self.pool, None
-        if pool is None:
+        own = self.own_table
+        if pool is None or own is None:
             return
-        self.searcher.tree.tt = self.own_table
+        self.searcher.tree.tt = own
         pool.close()
-        self.own_table.resize(self.hash_mb)
+        own.resize(self.hash_mb)
 
     # ------------------------------------------------------------ commands
     def go(
