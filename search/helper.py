@@ -26,8 +26,7 @@ import os
 import queue
 import threading
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from engine.position import Position
 from search.clock import SearchStoppedError
@@ -36,12 +35,19 @@ from search.movepick import order_moves
 from search.search import MAX_DEPTH, Searcher
 from search.sharedtt import SharedTranspositionTable
 
+if TYPE_CHECKING:  # multiprocessing is imported only when helpers start (one thread: not at all)
+    from multiprocessing.connection import Connection
+
 # ---------------------------------------------------------------- tunables
 REPORT_EVERY: Final = 0.05  # seconds between node-count reports and looks at the parent
 SKIP_SIZE: Final = (1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4)  # Stockfish 9's skip blocks ...
 SKIP_PHASE: Final = (0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7)  # ... and their phases
 HEADER_WORDS: Final = 512  # the shared file's header: (job, nodes) per helper, before the table
-MAX_HELPERS: Final = HEADER_WORDS // 2  # slots of (job, nodes) in the header: helper i uses slot i (slot 0 unused)
+MAX_THREADS: Final = HEADER_WORDS // 2  # the Threads option's maximum: helper i uses header slot i (1..255)
+
+
+class WorkerStartError(RuntimeError):
+    """The helper processes could not be started (the message says why; ``search.workers``)."""
 
 
 def skipped(index: int, depth: int, game_ply: int) -> bool:

@@ -38,7 +38,7 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from engine.position import Position
 from engine.tables import Move
@@ -46,7 +46,9 @@ from search import skill
 from search.limits import Iteration, Limits, PonderHit, Result
 from search.search import Searcher
 from search.tt import GENERATION_MASK, TranspositionTable
-from search.workers import HelperPool
+
+if TYPE_CHECKING:  # imported when helpers start: one thread never loads multiprocessing
+    from search.workers import HelperPool
 
 # ---------------------------------------------------------------- tunables
 STOP_GRACE: Final = 0.05  # seconds the search gets to return after stop before it is answered for
@@ -169,6 +171,8 @@ class Thinker:
         self.threads = 1
 
     def _open_pool(self, threads: int) -> None:
+        from search.workers import HelperPool
+
         own = self.own_table = self.searcher.tt
         own.resize_buckets(1)  # Hash is the shared table's now
         try:

@@ -35,7 +35,7 @@ from typing import Final
 
 from engine.position import Position
 from search import helper
-from search.helper import HEADER_WORDS, MAX_HELPERS, Go
+from search.helper import HEADER_WORDS, MAX_THREADS, Go, WorkerStartError
 from search.sharedtt import BUCKET_BYTES, SharedTranspositionTable
 
 # ---------------------------------------------------------------- tunables
@@ -43,12 +43,7 @@ START_METHOD_ENV: Final = "ALICE_ENGINE_START_METHOD"  # environment variable: "
 DEFAULT_START_METHOD: Final = "spawn"  # safe with threads blocked on stdin (fork would copy their locks)
 START_TIMEOUT: Final = 60.0  # seconds for the helpers to start and map the table
 CLOSE_WAIT: Final = 1.0  # seconds helpers get to quit before they are terminated
-MAX_THREADS: Final = MAX_HELPERS  # the Threads option's maximum: helpers 1..255 have header slots
 SHM_DIR: Final = "/dev/shm"  # where the table's file goes when it exists (memory, not disk)
-
-
-class WorkerStartError(RuntimeError):
-    """The helper processes could not be started (the message says why)."""
 
 
 def start_method() -> str:

@@ -50,9 +50,9 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Final, TextIO, TypeVar
 
 from engine import Move, Position
+from search.helper import MAX_THREADS, WorkerStartError
 from search.limits import Iteration, Limits, Result
 from search.thinker import Thinker, ThinkerBusyError
-from search.workers import MAX_THREADS, WorkerStartError
 from uci.display import diagram
 from uci.protocol import DEFAULT_HASH_MB, DEFAULT_MOVE_OVERHEAD, ENGINE_NAME, MAX_HASH_MB, VARIANT
 from uci.shared import (

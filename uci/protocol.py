@@ -43,11 +43,11 @@ from collections.abc import Callable
 from typing import ClassVar, Final, TextIO
 
 from engine import STARTING_FEN, Move, Position, divide, move_to_uci
+from search.helper import MAX_THREADS, WorkerStartError
 from search.limits import Limits, Result
 from search.search import MAX_DEPTH, Searcher
 from search.skill import ELO_MAX, ELO_MIN, SKILL_MAX, skill_from_options
 from search.thinker import Thinker, ThinkerBusyError
-from search.workers import MAX_THREADS, WorkerStartError
 from uci.display import diagram, eval_table, info_line
 from uci.options import ButtonOption, CheckOption, ComboOption, OptionError, Options, SpinOption, Value
 from uci.shared import (
