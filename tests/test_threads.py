@@ -7,22 +7,28 @@ bench unchanged."""
 from __future__ import annotations
 
 import os
+import pathlib
 import re
 import signal
 import subprocess
+import sys
 import threading
 import time
 
 import pytest
 
 from engine import Position, parse_uci
+from gui import cli as gui_cli
+from gui.engines import EngineSpec
 from search.limits import Iteration, Limits, Result
 from search.thinker import Thinker
 from search.workers import START_METHOD_ENV
 from support.engine_process import Uci
+from support.gui_helpers import running_board
 from support.installed import CHILD_CWD, engine_command
 from support.processes import wait_for
 
+RELAY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "support", "uci_log_relay.py")
 ORPHAN_WAIT = 2.0  # seconds within which no worker may remain (the issue's bound)
 MIDGAME = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
 
@@ -288,3 +294,34 @@ def test_info_nodes_count_every_worker() -> None:
     finally:
         thinker.close()
     assert thinker.pool is None and thinker.threads == 1
+
+
+def test_xboard_cores_sets_threads() -> None:
+    engine = Uci(args=("xboard",))
+    try:
+        engine.send("xboard", "protover 2")
+        engine.expect("^feature .*smp=1")
+        engine.expect("^feature done=1")
+        engine.send("cores 3", "ping 1")
+        engine.expect("^pong 1$", 90)
+        assert len(_helpers(engine)) == 2
+        engine.send("cores 1", "ping 2")
+        engine.expect("^pong 2$", 30)
+        assert wait_for(lambda: not _helpers(engine), ORPHAN_WAIT)
+    finally:
+        engine.close()
+
+
+def test_web_board_sets_threads(tmp_path: pathlib.Path) -> None:
+    """``alice-engine gui --threads 2``: every search of the page's engine asks for 2 threads."""
+    args = gui_cli.parse_args(["--threads", "2", "--engine", "alice-engine"])
+    assert args.specs[0].options == {"Threads": 2}
+    log = tmp_path / "uci.log"
+    relayed = (sys.executable, RELAY, str(log), CHILD_CWD, *engine_command())
+    spec = EngineSpec(relayed, "alice-engine", options={"Threads": 2})
+    with running_board([spec]) as board:
+        board.ok("/api/new", {"mode": "analyse"})
+        board.ok("/api/analysis", {"on": True, "engine": 0})
+        board.wait_for(lambda s: s["lines"] and s["lines"][0].get("depth", 0) >= 3, 90)
+        board.ok("/api/stop")
+    assert "setoption name Threads value 2" in log.read_text()
