@@ -9,8 +9,9 @@ messages of its pipe:
   replayed, so repetitions count) by iterative deepening until ``stop``; helper ``index``
   skips some depths (``skipped``, Stockfish's skip blocks), so the helpers spread over depths
   and fill the table ahead of the main search; results go only to the table;
-* ``"stop"`` ends the running search (so does any message); ``"clear"`` forgets histories and
-  evaluations (``ucinewgame``); ``"quit"`` ends the process.
+* ``Stop(job)`` ends that job's search (a late stop of an earlier job is ignored; a ``Go``
+  ends the running search too); ``"clear"`` forgets histories and evaluations
+  (``ucinewgame``); ``"quit"`` ends the process.
 
 A listener thread reads the pipe, so ``stop`` reaches the search (a ``threading.Event`` the
 clock checks every ``CHECK_EVERY`` nodes) while it runs, and it writes the search's node
@@ -24,6 +25,7 @@ from __future__ import annotations
 import mmap
 import os
 import queue
+import signal
 import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
@@ -75,6 +77,13 @@ class Go:
 
 
 @dataclass
+class Stop:
+    """The ``stop`` message of job ``job``."""
+
+    job: int
+
+
+@dataclass
 class _Task:
     """A ``go`` as the search thread takes it, with its own stop event."""
 
@@ -118,9 +127,14 @@ class _Helper:
                 self.dispatch(message)
 
     def dispatch(self, message: object) -> None:
-        """A message from the pipe: a ``Go``, or ``"stop"``, ``"clear"``, ``"quit"``."""
-        if self.current is not None:
-            self.current.stop.set()  # any message ends the running search
+        """A message from the pipe: a ``Go``, a ``Stop``, ``"clear"`` or ``"quit"``."""
+        current = self.current
+        if isinstance(message, Stop):
+            if current is not None and current.go.job == message.job:
+                current.stop.set()
+            return
+        if current is not None:
+            current.stop.set()  # a new job, clear or quit ends the running search
         if isinstance(message, Go):
             self.current = _Task(message)
             self.jobs.put(self.current)
@@ -182,6 +196,7 @@ class _Helper:
 
 def run(conn: Connection, path: str, index: int, words: int, parent: int) -> None:
     """The helper process's target (see the module docstring)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole terminal group: the engine decides
     helper = _Helper(conn, path, index, words, parent)
     helper.serve()
     os._exit(0)  # no interpreter teardown: nothing to flush, and the mapping dies with us

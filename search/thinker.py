@@ -273,7 +273,7 @@ class Thinker:
     def _stop_helpers(self, job: _Job) -> None:
         pool = self.pool
         if pool is not None and job.helper_job:
-            pool.stop()
+            pool.stop(job.helper_job)
 
     def _reap(self, job: _Job) -> None:
         """Report helpers that died (``info string``); the search goes on without them."""

@@ -4,7 +4,7 @@
     searcher.tree.tt = pool.table               # the main search uses the shared table too
     pool.go(job, root, searchmoves, generation) # the helpers search the same root ...
     pool.nodes(job)                             # ... their node count so far (for info)
-    pool.stop()                                 # returns at once
+    pool.stop(job)                              # returns at once
     pool.close()                                # quit them, free the table (also on errors)
 
 CPython runs one thread at a time (the GIL), so the helpers are processes (``multiprocessing``,
@@ -35,7 +35,7 @@ from typing import Final
 
 from engine.position import Position
 from search import helper
-from search.helper import HEADER_WORDS, MAX_THREADS, Go, WorkerStartError
+from search.helper import HEADER_WORDS, MAX_THREADS, Go, Stop, WorkerStartError
 from search.sharedtt import BUCKET_BYTES, SharedTranspositionTable
 
 # ---------------------------------------------------------------- tunables
@@ -153,9 +153,9 @@ class HelperPool:
         """The helpers start on ``root`` (the game's moves included) for job number ``job``."""
         self._send(root_message(job, root, searchmoves, generation))
 
-    def stop(self) -> None:
-        """End the helpers' search (returns at once)."""
-        self._send("stop")
+    def stop(self, job: int) -> None:
+        """End the helpers' search of job ``job`` (returns at once)."""
+        self._send(Stop(job))
 
     def clear(self) -> None:
         """The helpers forget their histories and evaluations (``ucinewgame``; the table is

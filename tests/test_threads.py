@@ -209,6 +209,7 @@ def test_threads_one_four_one_leaks_nothing() -> None:
     engine = _engine(1, hash_mb=64)
     try:
         rss = []
+        counts = []
         for _ in range(3):
             for threads in (4, 1):
                 engine.send(f"setoption name Threads value {threads}")
@@ -219,7 +220,9 @@ def test_threads_one_four_one_leaks_nothing() -> None:
             with open(f"/proc/{engine.proc.pid}/maps") as handle:
                 assert "alice-tt-" not in handle.read()  # the shared table is unmapped
             rss.append(_rss_kb(engine.proc.pid))
+            counts.append(len(_children(engine.proc.pid)))  # spawn's resource tracker stays: one, not one a cycle
         assert rss[-1] - rss[0] < 16 * 1024, rss  # a kept 64 MB table would show
+        assert counts[-1] == counts[0] <= 1, counts
         engine.send("setoption name Threads value 2", "setoption name Hash value 8")  # Hash with helpers
         engine.ready(timeout=90)
         assert len(_helpers(engine)) == 1
