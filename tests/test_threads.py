@@ -328,3 +328,26 @@ def test_web_board_sets_threads(tmp_path: pathlib.Path) -> None:
         board.wait_for(lambda s: s["lines"] and s["lines"][0].get("depth", 0) >= 3, 90)
         board.ok("/api/stop")
     assert "setoption name Threads value 2" in log.read_text()
+
+
+def test_other_go_kinds_with_threads() -> None:
+    """``go mate``, ``searchmoves``, ``MultiPV``, a skill level and ``go perft`` with 3 threads."""
+    mate_fen = "2|r1k3/1ppn4/|p2B|p|p2/P1P2|np|b/5NP|r/2|N2|P2/1P2P2P/2q|K1B1R b - - 0 1"  # mate in 2: h4d4
+    engine = _engine(3)
+    try:
+        engine.send(f"position fen {mate_fen}", "go mate 2")
+        move, _, before = engine.bestmove(timeout=60)
+        assert move == "h4d4" and any(" score mate 2 " in line for line in before), before
+        engine.send(f"position fen {MIDGAME}", "go depth 5 searchmoves a2a3 h2h3")
+        move, _, _ = engine.bestmove(timeout=60)
+        assert move in ("a2a3", "h2h3")
+        engine.send("setoption name MultiPV value 2", "go depth 4")
+        _, _, before = engine.bestmove(timeout=60)
+        assert any(" depth 4 " in line and " multipv 2 " in line for line in before), before
+        engine.send("setoption name MultiPV value 1", "setoption name Skill Level value 3", "go movetime 300")
+        move, _, _ = engine.bestmove(timeout=60)
+        assert _legal(MIDGAME, move)
+        engine.send("position startpos", "go perft 3")
+        engine.expect("^Nodes searched: 9384$", 60)
+    finally:
+        engine.close()
