@@ -26,35 +26,11 @@ from search.workers import START_METHOD_ENV
 from support.engine_process import Uci
 from support.gui_helpers import running_board
 from support.installed import CHILD_CWD, engine_command
-from support.processes import wait_for
+from support.processes import alive, children, wait_for
 
 RELAY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "support", "uci_log_relay.py")
 ORPHAN_WAIT = 2.0  # seconds within which no worker may remain (the issue's bound)
 MIDGAME = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
-
-
-def _children(pid: int) -> list[int]:
-    """Live (not zombie) processes whose parent is ``pid``."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as handle:
-                fields = handle.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid and fields[0] not in ("Z", "X"):
-            found.append(int(entry))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-    except OSError:
-        return False
 
 
 def _is_helper(pid: int) -> bool:
@@ -67,7 +43,7 @@ def _is_helper(pid: int) -> bool:
 
 
 def _helpers(engine: Uci) -> list[int]:
-    return [p for p in _children(engine.proc.pid) if _is_helper(p)]
+    return [p for p in children(engine.proc.pid) if _is_helper(p)]
 
 
 def _rss_kb(pid: int) -> int:
@@ -102,7 +78,7 @@ def test_threads_option_is_listed() -> None:
         engine.send("uci")
         _, before, _ = engine.expect("^uciok$")
         assert "option name Threads type spin default 1 min 1 max 256" in before
-        assert not _children(engine.proc.pid)  # one thread: no helper process at all
+        assert not children(engine.proc.pid)  # one thread: no helper process at all
     finally:
         engine.close()
 
@@ -130,9 +106,9 @@ def test_start_methods_search_and_quit(method: str) -> None:
     engine.send(f"position fen {MIDGAME}", "go depth 5")
     move, _, _ = engine.bestmove(timeout=60)
     assert _legal(MIDGAME, move)
-    children = _children(engine.proc.pid)
+    pids = children(engine.proc.pid)
     assert engine.close() == 0
-    assert wait_for(lambda: not any(_alive(p) for p in children), ORPHAN_WAIT)
+    assert wait_for(lambda: not any(alive(p) for p in pids), ORPHAN_WAIT)
 
 
 def test_stop_and_isready_are_prompt() -> None:
@@ -159,8 +135,8 @@ def test_no_worker_outlives_the_engine(how: str) -> None:
     engine = _engine(3, "fork" if how == "sigkill" else "spawn")
     engine.send(f"position fen {MIDGAME}", "go infinite")
     engine.expect("^info depth 2 ", 30)
-    children = _children(engine.proc.pid)
-    assert len([p for p in children if _is_helper(p)]) == 2
+    pids = children(engine.proc.pid)
+    assert len([p for p in pids if _is_helper(p)]) == 2
     sent = time.perf_counter()
     if how == "quit":
         engine.send("quit")
@@ -170,7 +146,7 @@ def test_no_worker_outlives_the_engine(how: str) -> None:
     else:
         engine.proc.send_signal(signal.SIGKILL)
     engine.proc.wait(ORPHAN_WAIT)
-    assert wait_for(lambda: not any(_alive(p) for p in children), ORPHAN_WAIT), [p for p in children if _alive(p)]
+    assert wait_for(lambda: not any(alive(p) for p in pids), ORPHAN_WAIT), [p for p in pids if alive(p)]
     assert time.perf_counter() - sent < 2 * ORPHAN_WAIT
 
 
@@ -178,10 +154,10 @@ def test_sigkill_with_spawn_leaves_no_worker() -> None:
     engine = _engine(2, "spawn")
     engine.send(f"position fen {MIDGAME}", "go infinite")
     engine.expect("^info depth 2 ", 30)
-    children = _children(engine.proc.pid)
+    pids = children(engine.proc.pid)
     engine.proc.send_signal(signal.SIGKILL)
     engine.proc.wait(ORPHAN_WAIT)
-    assert wait_for(lambda: not any(_alive(p) for p in children), ORPHAN_WAIT)
+    assert wait_for(lambda: not any(alive(p) for p in pids), ORPHAN_WAIT)
 
 
 def test_dead_helper_is_reported_and_the_search_goes_on() -> None:
@@ -220,7 +196,7 @@ def test_threads_one_four_one_leaks_nothing() -> None:
             with open(f"/proc/{engine.proc.pid}/maps") as handle:
                 assert "alice-tt-" not in handle.read()  # the shared table is unmapped
             rss.append(_rss_kb(engine.proc.pid))
-            counts.append(len(_children(engine.proc.pid)))  # spawn's resource tracker stays: one, not one a cycle
+            counts.append(len(children(engine.proc.pid)))  # spawn's resource tracker stays: one, not one a cycle
         assert rss[-1] - rss[0] < 16 * 1024, rss  # a kept 64 MB table would show
         assert counts[-1] == counts[0] <= 1, counts
         engine.send("setoption name Threads value 2", "setoption name Hash value 8")  # Hash with helpers
