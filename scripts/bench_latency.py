@@ -3,7 +3,7 @@
 and ``isready`` -> ``readyok`` during a search. The tests only assert generous bounds (a
 loaded machine); this reports the real figures.
 
-    python scripts/bench_latency.py [--trials N] [--engine CMD]
+    python scripts/bench_latency.py [--trials N] [--engine CMD] [--threads N]
 
 Prints the median and the maximum of each latency in milliseconds.
 """
@@ -51,10 +51,11 @@ class Engine:
         self.proc.wait(10)
 
 
-def measure(command: list[str], trials: int) -> dict[str, list[float]]:
+def measure(command: list[str], trials: int, threads: int = 1) -> dict[str, list[float]]:
     eng = Engine(command)
     eng.send("uci")
     eng.until("uciok")
+    eng.send(f"setoption name Threads value {threads}")
     stops: list[float] = []
     readies: list[float] = []
     for i in range(trials):
@@ -75,9 +76,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--trials", type=int, default=20, help="searches to interrupt (default 20)")
     parser.add_argument("--engine", help="engine command (default: alice-engine of this environment)")
+    parser.add_argument("--threads", type=int, default=1, help="the Threads option (default 1)")
     args = parser.parse_args(argv)
     command = shlex.split(args.engine) if args.engine else default_engine()
-    for name, values in measure(command, args.trials).items():
+    for name, values in measure(command, args.trials, args.threads).items():
         ms = [v * 1000 for v in values]
         print(f"{name}: median {statistics.median(ms):.1f} ms, max {max(ms):.1f} ms over {len(ms)} searches")
     return 0
