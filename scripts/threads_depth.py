@@ -7,7 +7,8 @@
 On ``scripts/compare_depth.py``'s four positions, one engine process per thread count (set up
 as there: ``Hash 16``, then ``Threads N``), alternating (1 thread, N threads, 1, N, ...);
 each search is ``ucinewgame``, ``position fen ...``, ``isready``, ``go depth D``, timed from
-``go`` to ``bestmove`` by this script's clock. Printed: the median seconds per position and
+``go`` to ``bestmove`` by this script's clock (through ``alice_match.uci_process``, as
+compare_depth). Printed: the median seconds per position and
 thread count, their ratio (1 thread / N threads: above 1 is a speed-up) and the median ratio
 over the positions, with the load average before and after (helpers only help when there are
 idle cores: on a loaded machine the figures say little).
@@ -34,24 +35,24 @@ SEARCH_TIMEOUT = 600.0  # seconds one search may take before the engine counts a
 
 
 def start(command: str, threads: int) -> Engine:
-    """An engine process set up as compare_depth does, then with ``Threads`` ``threads``."""
+    """An engine set up as compare_depth does (the project's UCI client), then ``Threads`` ``threads``."""
     engine = Engine(f"Threads {threads}", shlex.split(command))
     engine.start()
-    engine.send(f"setoption name Threads value {threads}")
-    engine.send("isready")
-    engine.until("readyok", START_TIMEOUT * 4)
+    assert engine.process is not None
+    engine.process.set_if_offered("Threads", str(threads))
+    engine.process.isready(START_TIMEOUT * 4)  # spawn: each helper imports the engine
     return engine
 
 
 def time_to_depth(engine: Engine, fen: str, depth: int) -> float:
-    """Seconds from ``go depth`` to ``bestmove``."""
-    engine.send("ucinewgame")
-    engine.send(f"position fen {fen}")
-    engine.send("isready")
-    engine.until("readyok", START_TIMEOUT)
+    """Seconds from ``go depth`` to ``bestmove`` (after ``ucinewgame``, the position, ``isready``)."""
+    process = engine.process
+    assert process is not None
+    process.new_game(START_TIMEOUT)
+    process.position(fen, [])
+    process.isready(START_TIMEOUT)
     began = time.perf_counter()
-    engine.send(f"go depth {depth}")
-    engine.until("bestmove", SEARCH_TIMEOUT)
+    process.go(f"depth {depth}", SEARCH_TIMEOUT)
     return time.perf_counter() - began
 
 
