@@ -327,3 +327,17 @@ def test_other_go_kinds_with_threads() -> None:
         engine.expect("^Nodes searched: 9384$", 60)
     finally:
         engine.close()
+
+
+def test_ponderhit_with_threads() -> None:
+    """``go ponder`` then ``ponderhit``: the search switches to its clock and answers in time."""
+    engine = _engine(2)
+    try:
+        engine.send(f"position fen {MIDGAME}", "go ponder movetime 300")
+        engine.expect("^info depth 2 ", 30)
+        assert not [line for line in engine.nothing_within(0.5) if line.startswith("bestmove")]
+        sent = engine.send("ponderhit")
+        _, _, at = engine.expect("^bestmove ", 10)
+        assert at - sent < 3.0
+    finally:
+        engine.close()
