@@ -20,6 +20,7 @@ import pytest
 from engine import Position, parse_uci
 from gui import cli as gui_cli
 from gui.engines import EngineSpec
+from search.helper import HEADER_WORDS
 from search.limits import Iteration, Limits, Result
 from search.thinker import Thinker
 from search.workers import START_METHOD_ENV
@@ -339,5 +340,29 @@ def test_ponderhit_with_threads() -> None:
         sent = engine.send("ponderhit")
         _, _, at = engine.expect("^bestmove ", 10)
         assert at - sent < 3.0
+    finally:
+        engine.close()
+
+
+def _table_mappings(pid: int) -> set[tuple[str, int]]:
+    """The shared table's mappings of ``pid``: (inode, size in bytes) of each ``alice-tt-`` line."""
+    found = set()
+    with open(f"/proc/{pid}/maps") as handle:
+        for line in handle:
+            if "alice-tt-" in line:
+                span, _, _, _, inode = line.split()[:5]
+                start, end = (int(x, 16) for x in span.split("-"))
+                found.add((inode, end - start))
+    return found
+
+
+def test_one_table_of_hash_megabytes_whatever_the_threads() -> None:
+    engine = _engine(4, hash_mb=32)
+    try:
+        header = 8 * HEADER_WORDS  # the node counters before the buckets
+        mine = _table_mappings(engine.proc.pid)
+        assert len(mine) == 1 and next(iter(mine))[1] == 32 * 1024 * 1024 + header, mine
+        for pid in _helpers(engine):
+            assert _table_mappings(pid) == mine  # the same file (inode), the same size: one table
     finally:
         engine.close()
