@@ -143,8 +143,11 @@ class Thinker:
         if self.pool is None:
             self.searcher.resize(mb)
             return
+        threads = self.threads
         self._close_pool()
-        self._open_pool(self.threads)
+        self.threads = 1  # until the new helpers have started (if they cannot: one thread)
+        self._open_pool(threads)
+        self.threads = threads
 
     def clear(self) -> None:
         """Forget everything learned (a new game); only when idle."""
