@@ -30,7 +30,8 @@ from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 # Hot modules, compiled together into one mypyc group. engine/board.py (the python-chess
-# subclass), engine/build.py, search/thinker.py (the thread facade), search/skill.py, gui/,
+# subclass), engine/build.py, search/thinker.py (the thread facade), search/workers.py and
+# search/helper.py (the helper processes), search/skill.py, gui/,
 # uci/ and alice_match stay interpreted.
 COMPILED_MODULES = [
     "engine/bits.py",
@@ -51,6 +52,7 @@ COMPILED_MODULES = [
     "search/mate.py",
     "search/evaluate.py",
     "search/tt.py",
+    "search/sharedtt.py",
     "search/timeman.py",
     "search/limits.py",
     "search/bench.py",

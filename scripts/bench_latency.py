@@ -3,7 +3,7 @@
 and ``isready`` -> ``readyok`` during a search. The tests only assert generous bounds (a
 loaded machine); this reports the real figures.
 
-    python scripts/bench_latency.py [--trials N] [--engine CMD]
+    python scripts/bench_latency.py [--trials N] [--engine CMD] [--threads N]
 
 Prints the median and the maximum of each latency in milliseconds.
 """
@@ -30,12 +30,14 @@ def default_engine() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "uci"]
 
 
-def measure(command: list[str], trials: int, cwd: str | None = None) -> dict[str, list[float]]:
+def measure(command: list[str], trials: int, cwd: str | None = None, threads: int = 1) -> dict[str, list[float]]:
     """The latencies in seconds, from the moment the command was flushed to the moment its
     answer was read (both stamped by the client, ``alice_match.uci_process``); the engine
-    runs in ``cwd``."""
+    runs in ``cwd`` with the ``Threads`` option at ``threads`` (where it has it)."""
     eng = UciProcess(EngineConfig.from_argv(command, dir=cwd))
     eng.start(START_TIMEOUT)
+    eng.set_if_offered("Threads", str(threads))
+    eng.isready(START_TIMEOUT)
     stops: list[float] = []
     readies: list[float] = []
     try:
@@ -57,9 +59,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--trials", type=int, default=20, help="searches to interrupt (default 20)")
     parser.add_argument("--engine", help="engine command (default: alice-engine of this environment)")
+    parser.add_argument("--threads", type=int, default=1, help="the Threads option (default 1)")
     args = parser.parse_args(argv)
     command = shlex.split(args.engine) if args.engine else default_engine()
-    for name, values in measure(command, args.trials).items():
+    for name, values in measure(command, args.trials, threads=args.threads).items():
         ms = [v * 1000 for v in values]
         print(f"{name}: median {statistics.median(ms):.1f} ms, max {max(ms):.1f} ms over {len(ms)} searches")
     return 0
