@@ -54,19 +54,28 @@ else
     STAMP="tar $(sha256sum < "$SOURCE" | cut -c1-64)"
 fi
 STAMP="$STAMP patch $(cat "$CONTRIB"/*.patch | sha256sum | cut -c1-64)"
+# A new source or patch is unpacked and patched in a fresh folder, then only the files that
+# differ are copied into src/: the others keep their times and make does not rebuild them.
 if [ "$(cat "$BUILD_ROOT/src.stamp" 2>/dev/null || true)" != "$STAMP" ]; then
-    echo "unpacking $SOURCE into $SRC" >&2
-    rm -rf "$SRC" "$BUILD_ROOT/src.stamp"
-    mkdir -p "$SRC"
+    echo "unpacking $SOURCE" >&2
+    FRESH="$(mktemp -d "$BUILD_ROOT/fresh.XXXXXX")"
+    trap 'rm -rf "$FRESH"' EXIT
     if [ -d "$SOURCE" ]; then
-        (cd "$SOURCE" && git ls-files -z | tar --null -cf - -T -) | tar -xf - -C "$SRC"
+        (cd "$SOURCE" && git ls-files -z | tar --null -cf - -T -) | tar -xf - -C "$FRESH"
     else
-        tar -xzf "$SOURCE" -C "$SRC" --strip-components=1
+        tar -xzf "$SOURCE" -C "$FRESH" --strip-components=1
     fi
     for p in "$CONTRIB"/*.patch; do
         echo "applying $(basename "$p")" >&2
-        patch -d "$SRC" -p1 --quiet --forward < "$p"
+        patch -d "$FRESH" -p1 --quiet --forward < "$p"
     done
+    (cd "$FRESH" && find . -type f -print0) | while IFS= read -r -d '' f; do
+        if ! cmp -s "$FRESH/$f" "$SRC/$f"; then
+            mkdir -p "$(dirname "$SRC/$f")"
+            cp "$FRESH/$f" "$SRC/$f"
+        fi
+    done
+    rm -rf "$FRESH"
     echo "$STAMP" > "$BUILD_ROOT/src.stamp"
 fi
 # The board and the harness: copied only when changed, so make recompiles only them.

@@ -30,6 +30,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import chess
@@ -161,7 +162,7 @@ def test_legal_moves_equal_engine_and_pyffish(harness: Harness, seed: int) -> No
             pos = Position()
         else:
             pos = valid_position(random_sparse_fen if kind == "sparse" else random_castling_fen, rng)
-        start, played = pos.fen(), []
+        start, played = pos.fen(), list[str]()
         mode = rng.choice(["random", "captures", "checks"])
         for _ in range(MAX_WALK_PLIES):
             legal = _compare(harness, pos, rng, f"seed {seed}: {start} moves {' '.join(played)}")
@@ -191,7 +192,16 @@ def scripted(*args: str) -> list[str]:
     return [sys.executable, SCRIPTED, *args]
 
 
-def read_pgn(path: Path) -> list[dict[str, object]]:
+@dataclass
+class PgnRecord:
+    """One game of a PGN as cutechess writes it."""
+
+    tags: dict[str, str]
+    sans: list[str]
+    last_comment: str  # the comment after the last move: the end reason, after any evaluation
+
+
+def read_pgn(path: Path) -> list[PgnRecord]:
     """The games of a PGN: their tags, SAN moves and last comment."""
     games = []
     for block in re.split(r"\n(?=\[Event )", path.read_text()):
@@ -202,18 +212,14 @@ def read_pgn(path: Path) -> list[dict[str, object]]:
         comments = re.findall(r"\{([^}]*)\}", movetext)
         tokens = re.sub(r"\{[^}]*\}", " ", movetext).split()
         sans = [t for t in tokens if not re.fullmatch(r"\d+\.+|1-0|0-1|1/2-1/2|\*", t)]
-        games.append({"tags": tags, "sans": sans, "last_comment": comments[-1] if comments else ""})
+        games.append(PgnRecord(tags, sans, comments[-1] if comments else ""))
     return games
 
 
-def replay(game: dict[str, object]) -> Position:
+def replay(game: PgnRecord) -> Position:
     """The game's moves played under engine/ (each must be legal); the final position."""
-    tags = game["tags"]
-    assert isinstance(tags, dict)
-    pos = Position(tags.get("FEN")) if "FEN" in tags else Position()
-    sans = game["sans"]
-    assert isinstance(sans, list)
-    for san in sans:
+    pos = Position(game.tags["FEN"]) if "FEN" in game.tags else Position()
+    for san in game.sans:
         m = parse_san(pos, san)
         assert move_to_san(pos, m) == san  # cutechess writes engine/'s SAN, board suffix included
         pos.push(m)
@@ -233,8 +239,7 @@ def test_match_against_fairy_stockfish(cli: Path, fairy_stockfish: str, tmp_path
     games = read_pgn(pgn)
     assert len(games) == MATCH_GAMES
     for game in games:
-        tags = game["tags"]
-        assert isinstance(tags, dict)
+        tags = game.tags
         assert tags["Variant"].lower() == "alice"
         pos = replay(game)
         outcome = pos.outcome()
@@ -243,7 +248,7 @@ def test_match_against_fairy_stockfish(cli: Path, fairy_stockfish: str, tmp_path
         else:
             assert outcome is not None, f"game ended without an outcome: {tags}"
             assert outcome.result == tags["Result"]
-            assert str(game["last_comment"]).split(", ")[-1] in ADJUDICATOR_WORDS[outcome.termination]
+            assert game.last_comment.split(", ")[-1] in ADJUDICATOR_WORDS[outcome.termination]
 
 
 # The words cutechess's AliceBoard::result() ends a game with, for engine/'s terminations.
@@ -275,10 +280,9 @@ def test_adjudication(cli: Path, tmp_path: Path, adjudication: list[str], engine
     )  # fmt: skip
     (game,) = read_pgn(pgn)
     replay(game)
-    tags = game["tags"]
-    assert isinstance(tags, dict)
+    tags = game.tags
     assert tags["Result"] == result
-    assert comment in str(game["last_comment"])
+    assert comment in game.last_comment
 
 
 def test_landing_square_taken_on_the_other_board_loses(cli: Path, tmp_path: Path) -> None:
@@ -299,11 +303,10 @@ def test_landing_square_taken_on_the_other_board_loses(cli: Path, tmp_path: Path
         "-each", "proto=uci", "tc=inf", "-games", "1", "-pgnout", str(pgn),
     )  # fmt: skip
     (game,) = read_pgn(pgn)
-    tags = game["tags"]
-    assert isinstance(tags, dict)
+    tags = game.tags
     assert tags["Result"] == "0-1" and tags["Termination"] == "illegal move"
-    assert game["last_comment"] == "White makes an illegal move: d1f3"
-    assert game["sans"] == ["e4/B", "e5/B", "Nf3/B", "Nc6/B"]
+    assert game.last_comment == "White makes an illegal move: d1f3"
+    assert game.sans == ["e4/B", "e5/B", "Nf3/B", "Nc6/B"]
 
 
 def test_moves_legal_only_in_alice_are_accepted(cli: Path, tmp_path: Path) -> None:
@@ -322,7 +325,6 @@ def test_moves_legal_only_in_alice_are_accepted(cli: Path, tmp_path: Path) -> No
     )  # fmt: skip
     (game,) = read_pgn(pgn)
     replay(game)
-    tags = game["tags"]
-    assert isinstance(tags, dict)
+    tags = game.tags
     assert tags["Termination"] == "adjudication" and tags["Result"] == "1/2-1/2"
-    assert game["sans"][:3] == ["a3/B", "Nf6/B", "Ra5/B"]
+    assert game.sans[:3] == ["a3/B", "Nf6/B", "Ra5/B"]

@@ -47,12 +47,12 @@ AliceBoard::AliceBoard(WesternZobrist* zobrist)
 	setPieceType(Rook, tr("rook"), "R");
 	setPieceType(Queen, tr("queen"), "Q");
 	setPieceType(King, tr("king"), "K");
-	setPieceType(PawnB, tr("pawn on board B"), "|P", 0, "P");
-	setPieceType(KnightB, tr("knight on board B"), "|N", 0, "N");
-	setPieceType(BishopB, tr("bishop on board B"), "|B", 0, "B");
-	setPieceType(RookB, tr("rook on board B"), "|R", 0, "R");
-	setPieceType(QueenB, tr("queen on board B"), "|Q", 0, "Q");
-	setPieceType(KingB, tr("king on board B"), "|K", 0, "K");
+	setPieceType(PawnB, tr("pawn on board B"), "|P");
+	setPieceType(KnightB, tr("knight on board B"), "|N");
+	setPieceType(BishopB, tr("bishop on board B"), "|B");
+	setPieceType(RookB, tr("rook on board B"), "|R");
+	setPieceType(QueenB, tr("queen on board B"), "|Q");
+	setPieceType(KingB, tr("king on board B"), "|K");
 }
 
 Board* AliceBoard::copy() const
