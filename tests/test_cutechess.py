@@ -38,6 +38,8 @@ import pyffish_alice as ff
 import pytest
 
 import support.system_tools as system_tools
+from alice_match.pgn import read_game as read_alice_pgn
+from alice_match.pgn import uci_moves
 from engine import Position, move_to_san, move_to_uci, parse_san, parse_uci
 from support.installed import CHILD_CWD, ROOT, TESTS, engine_command
 from test_differential import choose, random_castling_fen, random_sparse_fen, valid_position
@@ -238,6 +240,10 @@ def test_match_against_fairy_stockfish(cli: Path, fairy_stockfish: str, tmp_path
     )  # fmt: skip
     games = read_pgn(pgn)
     assert len(games) == MATCH_GAMES
+    with pgn.open() as handle:  # the project's PGN reader (alice-match's) takes cutechess's PGN too
+        for game in games:
+            read = read_alice_pgn(handle)
+            assert read is not None and len(uci_moves(read)[1]) == len(game.sans)
     for game in games:
         tags = game.tags
         assert tags["Variant"].lower() == "alice"
