@@ -334,3 +334,26 @@ def test_moves_legal_only_in_alice_are_accepted(cli: Path, tmp_path: Path) -> No
     tags = game.tags
     assert tags["Termination"] == "adjudication" and tags["Result"] == "1/2-1/2"
     assert game.sans[:3] == ["a3/B", "Nf6/B", "Ra5/B"]
+
+
+SET_UP_FEN = "r1bqkb1r/pppp1ppp/2|n2|n2/4|p3/2|B1|P3/5|N2/PPPP1PPP/RNBQ1|R|K1 b kq - 5 4"  # perft.epd's third
+
+
+def test_fen_tag_and_san_read_back_by_cutechess(cli: Path, tmp_path: Path) -> None:
+    """A game from a set-up position (EPD opening) gets the compact FEN in its FEN tag; cutechess
+    reads that PGN back as an opening book (FEN tag and SAN) and replays its first moves."""
+    epd, first, second = tmp_path / "start.epd", tmp_path / "first.pgn", tmp_path / "second.pgn"
+    epd.write_text(SET_UP_FEN + "\n")
+    players = [*engine_args("white", scripted("random", "3")), *engine_args("black", scripted("random", "4"))]
+    run_cli(cli, *players, "-each", "proto=uci", "tc=inf", "-games", "1", "-maxmoves", "4",
+            "-openings", f"file={epd}", "format=epd", "-pgnout", str(first))  # fmt: skip
+    (game,) = read_pgn(first)
+    # EPD has no move counters: cutechess starts them at 0 and 1
+    assert game.tags["FEN"] == " ".join([*SET_UP_FEN.split()[:4], "0", "1"]) and game.tags["SetUp"] == "1"
+    replay(game)
+    run_cli(cli, *players, "-each", "proto=uci", "tc=inf", "-games", "1", "-maxmoves", "6",
+            "-openings", f"file={first}", "format=pgn", "plies=4", "-pgnout", str(second))  # fmt: skip
+    (again,) = read_pgn(second)
+    assert again.tags["FEN"] == game.tags["FEN"]
+    assert again.sans[:4] == game.sans[:4]
+    replay(again)
