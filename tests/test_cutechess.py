@@ -16,6 +16,8 @@ the FEN after moves or the result out).
   cutechess says; adjudication (-maxmoves, -draw, -resign) works;
 * an engine playing a move legal on its board whose landing square is taken on the other
   board loses by illegal move; moves legal only in Alice chess are accepted.
+* a game from a set-up position carries the compact FEN in its FEN tag, and cutechess reads
+  its own PGN back (FEN tag and SAN) as an opening book.
 
 The binaries: ``ALICE_CUTECHESS_CLI`` (else ./cutechess-build/build/cutechess-cli), and for
 the match ``ALICE_FAIRY_STOCKFISH``; ``.ci/run`` builds both and sets them. Without them the
