@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build cutechess-cli (and with --gui the Cute Chess GUI) with the project's Alice chess board
-# (contrib/cutechess/: the board's sources, the alicemoves test harness and a patch that
-# registers them and adds Alice cases to cutechess's own unit tests). Needs CMake, a C++17
+# (contrib/cutechess/: the board's sources, the alicemoves test harness, a patch that registers
+# them and adds Alice cases to cutechess's unit tests, and one that marks board-B pieces in the
+# GUI; docs/cutechess.md). Needs CMake, a C++17
 # compiler and Qt 6 (Debian: `apt-get install cmake qt6-base-dev qt6-svg-dev`).
 #
 #   scripts/build-cutechess.sh [SOURCE] [--gui]
@@ -23,7 +24,7 @@ GUI=0
 for arg in "$@"; do
     case "$arg" in
         --gui) GUI=1 ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "error: unknown option $arg (usage: $0 [SOURCE] [--gui])" >&2; exit 2 ;;
         *) SOURCE="$arg" ;;
     esac
