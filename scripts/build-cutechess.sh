@@ -90,7 +90,9 @@ sync_file "$CONTRIB/tools/alicemoves.cpp" "$SRC/projects/lib/tests/alicemoves/al
 
 if [ ! -f "$BUILD/CMakeCache.txt" ]; then
     echo "configuring $BUILD" >&2
-    cmake -S "$SRC" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DWITH_TESTS=ON >&2
+    # A unity build (several .cpp files a compiler run) parses Qt's headers far less often:
+    # about a third of the CPU time of a plain build.
+    cmake -S "$SRC" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DWITH_TESTS=ON -DCMAKE_UNITY_BUILD=ON >&2
 fi
 TARGETS=(cli test_chessboard test_alicemoves)
 [ "$GUI" = 1 ] && TARGETS+=(gui)
