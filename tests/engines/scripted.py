@@ -7,6 +7,7 @@
     scripted.py illegal N           a well-formed illegal move at its N-th go of a game
     scripted.py emptysquare N       a move from a square with no piece at its N-th go of a game
     scripted.py badsuffix N         a legal move with the wrong board suffix at its N-th go
+    scripted.py list M1,M2,...      the listed moves, one a go (legal or not), then the first legal move
     scripted.py slow N SECONDS      sleeps SECONDS before answering its N-th go
     scripted.py crash N             exits without answering its N-th go
     scripted.py hang N              never answers its N-th go, nor stop (nor anything after)
@@ -141,6 +142,9 @@ class Scripted(MiniEngine):
             m = self.pos.legal_moves()[0]
             right = move_to_uci(self.pos, m, suffix=True)
             self.send(f"bestmove {right[:-1]}{'A' if right.endswith('B') else 'B'}")
+            return
+        if self.mode == "list" and self.gos <= len(self.args[0].split(",")):
+            self.send(f"bestmove {self.args[0].split(',')[self.gos - 1]}")
             return
         if self.mode == "first" and "--suffix" in self.args:
             legal = self.pos.legal_moves()
