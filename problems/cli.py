@@ -20,15 +20,8 @@ from typing import Any, Final
 
 from engine.fen import FenError
 from engine.position import Position
-from problems.popeye import (
-    OPTIONS,
-    Problem,
-    ProblemInputError,
-    apply_twin,
-    diagram_fen,
-    match_word,
-    parse_problems,
-)
+from problems.popeye import Problem, ProblemInputError, apply_twin, diagram_fen, parse_problems
+from problems.position_solve import options_of
 from problems.report import TwinResult, Writer
 from problems.stipulation import Stipulation, StipulationError, parse_stipulation
 
@@ -148,19 +141,12 @@ def problem_of_fen(fen: str, stip_text: str, option_words: list[str]) -> Problem
     problem = Problem(1)
     try:
         stip = parse_stipulation(stip_text)
-        pos = Position(fen)
-    except (StipulationError, FenError) as error:
+        problem.squares = list(Position(fen).squares)
+        problem.options = options_of(option_words)
+    except (StipulationError, FenError, ProblemInputError) as error:
         problem.error = f"problem 1: {_reason(error)}"
         return problem
     problem.stip = stip
-    problem.squares = list(pos.squares)
-    for word in option_words:
-        name, _, value = word.partition("=")
-        option = match_word(name, OPTIONS)
-        if option is None or (option == "maxsolutions") != value.isdigit():
-            problem.error = f"problem 1: option {word!r} is not supported"
-            return problem
-        problem.options[option] = int(value) if value else 1
     return problem
 
 
