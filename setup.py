@@ -28,7 +28,7 @@ from setuptools.command.build_py import build_py
 
 # Hot modules, compiled together into one mypyc group. engine/board.py (the python-chess
 # subclass), engine/build.py, search/thinker.py (the thread facade), search/skill.py, gui/,
-# uci/ and alice_match stay interpreted.
+# uci/, problems/ but its solver, and alice_match stay interpreted.
 COMPILED_MODULES = [
     "engine/bits.py",
     "engine/tables.py",
@@ -51,6 +51,7 @@ COMPILED_MODULES = [
     "search/timeman.py",
     "search/limits.py",
     "search/bench.py",
+    "problems/solver.py",
 ]
 PURE_ENV = "ALICE_ENGINE_PURE"  # set to anything but "" or "0" to install pure Python
 EDITABLE_COMMANDS = ("editable_wheel", "develop")  # setuptools commands of `pip install -e`
