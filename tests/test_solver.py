@@ -68,6 +68,26 @@ def test_constructed_problems_match_the_brute_force(fen: str, stip: str, expecte
     assert sorted(line.strip() for line in result.lines if line.strip()) == sorted(expected)
 
 
+# Longer constructed problems: the brute force takes a minute or more in the pure build.
+SLOW_CASES = [
+    ("3|k4/|p|b3|P2/1n2|K3/8/8/8/8/B6B w - - 0 1", "#3", ["1.Ke6-d6A !"]),
+    (
+        "8/8/|K7/8/|k2R4/8/4|p3/8 b - - 0 1",
+        "h#3",
+        [
+            "1.e2-e1=RA Ka6-b7A   2.Ka4-a5A Kb7-c6B   3.Ka5-a6B Rd4-a4B #",
+            "1.e2-e1=SA Ka6-b7A   2.Ka4-a5A Kb7-c6B   3.Ka5-a6B Rd4-a4B #",
+        ],
+    ),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fen, stip, expected", SLOW_CASES, ids=[c[1] for c in SLOW_CASES])
+def test_longer_constructed_problems_match_the_brute_force(fen: str, stip: str, expected: list[str]) -> None:
+    test_constructed_problems_match_the_brute_force(fen, stip, expected)
+
+
 def random_positions(seed: int, count: int) -> list[str]:
     return sample(seed, 0, 1, count)
 
