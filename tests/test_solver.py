@@ -229,3 +229,10 @@ def test_bad_command_lines_are_refused_in_one_line(args: list[str]) -> None:
     assert done.returncode in (1, 2)
     assert "Traceback" not in done.stderr
     assert done.stdout == ""
+
+
+def test_help_lists_the_solve_mode() -> None:
+    done = subprocess.run([*engine_command(), "--help"], capture_output=True, text=True, cwd=CHILD_CWD, timeout=TIMEOUT)
+    assert any(line.strip().startswith("alice-engine solve FILE") for line in done.stdout.splitlines())
+    helped = solve("--help")
+    assert helped.returncode == 0 and "--stip" in helped.stdout
