@@ -12,10 +12,9 @@ import subprocess
 
 import pytest
 
-from engine.notation import move_to_uci
 from engine.position import Position
 from find_mates import sample
-from problems.report import Writer
+from problems.report import Writer, uci_line
 from problems.solver import Solver
 from problems.stipulation import parse_stipulation
 from search.search import Searcher
@@ -49,16 +48,7 @@ def brute_solutions(pos: Position, stip_text: str) -> list[list[str]]:
         found = [[m] for m in self_keys(pos, stip.moves)]
     else:
         found = [[m] for m in direct_keys(pos, stip.goal, stip.moves)]
-    out = []
-    for line in found:
-        ucis = []
-        for m in line:
-            ucis.append(move_to_uci(pos, m))
-            pos.push(m)
-        for _ in line:
-            pos.pop()
-        out.append(ucis)
-    return sorted(out)
+    return sorted(uci_line(pos, tuple(line)) for line in found)
 
 
 @pytest.mark.parametrize("fen, stip, expected", CASES, ids=[f"{c[1]}-{i}" for i, c in enumerate(CASES)])
