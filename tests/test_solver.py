@@ -226,3 +226,39 @@ def test_help_lists_the_solve_mode() -> None:
     assert any(line.strip().startswith("alice-engine solve FILE") for line in done.stdout.splitlines())
     helped = solve("--help")
     assert helped.returncode == 0 and "--stip" in helped.stdout
+
+
+FUZZ_WORDS = (
+    "begin next end pieces white black AliceB AliceA Ke1 ke8 Qd1 Sa3 pb2c3 pa8 stip #1 h#1 h#0.5 s#1 =1 h=1 "
+    "twin move e1 e2 a1 add remove exchange continued option try vari set nothreat maxsol 3 cond alice title x "
+    "stipulation #0 h# Rh1a8 neutral royal protocol kh1 kh2 bd5 s#0 h#1.5 ser-h#1"
+).split()
+FUZZ_COMMANDS = (
+    "twin move e1 e2", "twin continued remove d1", "twin exchange e1 e8", "twin add black AliceB pb5",
+    "twin continued add white AliceB Sg1", "twin stipulation h#1.5", "twin remove a7", "twin move d1 d8",
+    "option try vari set", "option nothreat maxsol 2", "condition alice", "title fuzz", "stip s#1", "stip =1",
+)  # fmt: skip
+
+
+def fuzz_text(rng: random.Random) -> str:
+    """A problem of valid commands, some twins impossible, with a random word now and then."""
+    parts = ["begin pieces white Ke1 Qd1 AliceB Rh1 black ke8 pa7 AliceB sb8", "stip", rng.choice(["#1", "h#1", "h=1", "#2"])]
+    for _ in range(rng.randint(0, 4)):
+        parts.append(rng.choice(FUZZ_COMMANDS) if rng.random() < 0.8 else rng.choice(FUZZ_WORDS))
+    return " ".join([*parts, rng.choice(["end", "next pieces white kh1 black ka8 stip #1 end", ""])])
+
+
+def test_problem_soup_never_crashes(capsys: pytest.CaptureFixture[str]) -> None:
+    """Seeded random problems (valid commands, impossible twins, stray words): an error line or
+    solutions for each, never an exception."""
+    from problems.cli import run_problems
+    from problems.popeye import parse_problems
+
+    rng = random.Random(5)
+    solved = 0
+    for _ in range(60):
+        problems = parse_problems(fuzz_text(rng))
+        solved += sum(1 for p in problems if not p.error)
+        assert run_problems(problems, rng.random() < 0.5) in (0, 1)
+    capsys.readouterr()
+    assert solved >= 20  # the soup is mostly problems, not only errors
