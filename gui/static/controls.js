@@ -377,5 +377,8 @@ async function solveProblem() {
   }
   const s = data.solve;
   const count = `${s.solutions.length} solution${s.solutions.length === 1 ? "" : "s"}, ${s.seconds} s`;
-  out.textContent = `${s.stipulation}\n${s.lines.join("\n").trim()}\n${count}`;
+  const lines = s.lines.filter((line) => line.trim());
+  const indent = Math.min(...lines.map((line) => line.length - line.trimStart().length), 99);
+  const body = lines.map((line) => line.slice(indent)).join("\n");
+  out.textContent = `${s.stipulation}\n${body}\n${count}`;
 }
