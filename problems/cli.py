@@ -131,7 +131,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("file", nargs="?", help="a file in Popeye's input language ('-': stdin)")
     parser.add_argument("--fen", help="one position (compact or 16-wide Alice FEN)")
     parser.add_argument("--stip", help="its stipulation: #n =n h#n h#n.5 h=n s#n")
-    parser.add_argument("--option", action="append", default=[], help="try, vari, set, nothreat, maxsol=N")
+    parser.add_argument("--option", action="append", default=[], help="try, vari, set, nothreat, maxsol=N, refutations=N")
     parser.add_argument("--json", action="store_true", help="print the solutions as lists of UCI moves")
     return parser.parse_args(argv)
 

@@ -24,12 +24,13 @@ from engine.tables import KING, piece_code
 from problems.stipulation import Stipulation, StipulationError, parse_stipulation
 
 MIN_PREFIX: Final = 3  # shortest abbreviation of a keyword accepted
-MAX_SOLUTIONS_OPTION: Final = 1_000_000  # largest 'option maxsolutions N' accepted
+MAX_SOLUTIONS_OPTION: Final = 1_000_000  # largest 'option maxsolutions N' (and 'refutations N') accepted
 KEYWORDS: Final = (
     "begin", "next", "end", "author", "origin", "title", "remark", "pieces", "stipulation", "twin",
     "option", "condition", "protocol",
 )  # fmt: skip
-OPTIONS: Final = ("try", "variation", "setplay", "nothreat", "maxsolutions")
+OPTIONS: Final = ("try", "variation", "setplay", "nothreat", "maxsolutions", "refutations")
+NUMBER_OPTIONS: Final = ("maxsolutions", "refutations")  # options followed by a number
 TWIN_COMMANDS: Final = ("move", "exchange", "remove", "add", "stipulation", "continued")
 TEXT_KEYWORDS: Final = ("author", "origin", "title", "remark")
 PIECE_LETTERS: Final = {"p": 1, "s": 2, "b": 3, "r": 4, "q": 5, "k": 6}  # Popeye's English letters: S is the knight
@@ -57,7 +58,7 @@ class Problem:
     texts: list[tuple[str, str]] = field(default_factory=list)  # (author|origin|title|remark, text)
     squares: list[int] = field(default_factory=lambda: [0] * 64)
     stip: Stipulation | None = None
-    options: dict[str, int] = field(default_factory=dict)  # option -> value (1, or maxsolutions' N)
+    options: dict[str, int] = field(default_factory=dict)  # option -> value (1, or the N of NUMBER_OPTIONS)
     twins: list[TwinSpec] = field(default_factory=list)
     error: str | None = None
 
@@ -241,10 +242,10 @@ def _options(words: list[Token], options: dict[str, int]) -> None:
         if option is None:
             raise ProblemInputError(f"line {token.line}: option {token.word!r} is not supported")
         value = 1
-        if option == "maxsolutions":
+        if option in NUMBER_OPTIONS:
             i += 1
             if i >= len(words) or not words[i].word.isdigit() or not 1 <= int(words[i].word) <= MAX_SOLUTIONS_OPTION:
-                raise ProblemInputError(f"line {token.line}: maxsolutions needs a number 1..{MAX_SOLUTIONS_OPTION}")
+                raise ProblemInputError(f"line {token.line}: {option} needs a number 1..{MAX_SOLUTIONS_OPTION}")
             value = int(words[i].word)
         options[option] = value
         i += 1

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.fen import FenError
 from engine.position import Position
-from problems.popeye import OPTIONS, ProblemInputError, diagram_fen, match_word
+from problems.popeye import NUMBER_OPTIONS, OPTIONS, ProblemInputError, diagram_fen, match_word
 from problems.report import Writer
 from problems.stipulation import StipulationError, parse_stipulation
 
@@ -25,8 +25,10 @@ def options_of(words: Sequence[str]) -> dict[str, int]:
     for word in words:
         name, _, value = word.partition("=")
         option = match_word(name, OPTIONS)
-        if option is None or (option == "maxsolutions") != value.isdigit():
-            raise ProblemInputError(f"option {word!r} is not supported (try, vari, set, nothreat, maxsol=N)")
+        if option is None or (option in NUMBER_OPTIONS) != value.isdigit():
+            raise ProblemInputError(
+                f"option {word!r} is not supported (try, vari, set, nothreat, maxsol=N, refutations=N)"
+            )
         options[option] = int(value) if value else 1
     return options
 

@@ -18,7 +18,7 @@ from engine.notation import move_to_uci
 from engine.position import Position
 from engine.tables import Move
 from problems.notation import move_text
-from problems.solver import Line, Solver
+from problems.solver import MAX_REFUTATIONS, Line, Solver
 from problems.stipulation import HELP, Stipulation
 
 KEY_INDENT: Final = 3  # Popeye's indentation of a key; each level of play goes 7 or 8 further
@@ -85,7 +85,8 @@ def help_text(pos: Position, line: Line) -> str:
 
 
 class Writer:
-    """Solves one twin with ``options`` (try, variation, setplay, nothreat, maxsolutions)."""
+    """Solves one twin with ``options`` (try, variation, setplay, nothreat, maxsolutions,
+    refutations: the most refutations a try may have, 1 by default)."""
 
     def __init__(self, pos: Position, stip: Stipulation, options: dict[str, int]) -> None:
         self.pos = pos
@@ -144,7 +145,7 @@ class Writer:
                 self.out(0, "")
             elif "try" in self.options:
                 refuting = solver.refutations(m, n)
-                if 0 < len(refuting) <= 1:
+                if 0 < len(refuting) <= self.options.get("refutations", MAX_REFUTATIONS):
                     self._try(m, n, refuting, vari)
 
     def _try(self, m: Move, n: int, refuting: list[Move], vari: bool) -> None:

@@ -154,16 +154,6 @@ class Solver:
         finally:
             pos.pop()
 
-    def tries(self) -> list[tuple[Move, list[Move]]]:
-        """First moves that fail to at most ``MAX_REFUTATIONS`` replies, with those replies."""
-        n = self.stip.moves
-        found = []
-        for m in self.pos.legal_moves():
-            refuting = self.refutations(m, n)
-            if 0 < len(refuting) <= MAX_REFUTATIONS:
-                found.append((m, refuting))
-        return found
-
     # ------------------------------------------------------------ help play
     def help_lines(self, plies: int) -> tuple[Line, ...]:
         """Every line of exactly ``plies`` half-moves, from the side to move, after which

@@ -160,6 +160,21 @@ def test_options_set_play_maxsolutions_and_nothreat() -> None:
     assert "set play:" in done.stdout or "no set play" in done.stdout
 
 
+ANDERNACH_7 = "3|n2r1/bp1Q4/|p1|NP|Np1|n/B2P4/P2PP2R/r|P1k3|p/4|PP2/1b1K4 w - - 0 1"  # #2, 7th place
+
+
+def test_tries_with_more_refutations_when_asked() -> None:
+    counts = {}
+    for n in (1, 2):
+        done = solve("--fen", ANDERNACH_7, "--stip", "#2", "--option", "try", "--option", f"refutations={n}", "--json")
+        assert done.returncode == 0, done.stderr
+        (record,) = json.loads(done.stdout)
+        assert record["solutions"] == [["d7e8"]]
+        assert all(1 <= len(t["refutations"]) <= n for t in record["tries"])
+        counts[n] = len(record["tries"])
+    assert counts[1] == 8 and counts[2] > counts[1]
+
+
 BAD = """begin
 pieces white ke1 black ke8 stip #2 frobnicate
 next
