@@ -33,10 +33,13 @@ def options_of(words: Sequence[str]) -> dict[str, int]:
     return options
 
 
-def solve_position(fen: str, stip_text: str, words: Sequence[str] = (), max_moves: int = 0) -> dict[str, Any]:
+def solve_position(
+    fen: str, stip_text: str, words: Sequence[str] = (), max_moves: int = 0, node_limit: int = 0
+) -> dict[str, Any]:
     """Solve; the answer has ``fen`` (as solved), ``stipulation``, ``solutions`` (UCI lists),
     ``tries``, ``lines`` (Popeye's text), ``nodes``, ``seconds``. Raises ``ProblemInputError``
-    for a bad FEN, stipulation or option, or one longer than ``max_moves`` (0: no limit)."""
+    for a bad FEN, stipulation or option, or one longer than ``max_moves`` (0: no limit), and
+    ``problems.solver.SolverLimitError`` past ``node_limit`` nodes (0: no limit)."""
     try:
         stip = parse_stipulation(stip_text)
         squares = list(Position(fen).squares)
@@ -46,5 +49,5 @@ def solve_position(fen: str, stip_text: str, words: Sequence[str] = (), max_move
         raise ProblemInputError(str(error).removeprefix("board field: ")) from None
     if max_moves and stip.moves > max_moves:
         raise ProblemInputError(f"stipulation {stip}: at most {max_moves} moves are solved here")
-    result = Writer(pos, stip, options_of(words)).solve()
+    result = Writer(pos, stip, options_of(words), node_limit).solve()
     return {"fen": solved_fen, "stipulation": str(stip), "lines": result.lines, **result.data()}

@@ -88,11 +88,11 @@ class Writer:
     """Solves one twin with ``options`` (try, variation, setplay, nothreat, maxsolutions,
     refutations: the most refutations a try may have, 1 by default)."""
 
-    def __init__(self, pos: Position, stip: Stipulation, options: dict[str, int]) -> None:
+    def __init__(self, pos: Position, stip: Stipulation, options: dict[str, int], node_limit: int = 0) -> None:
         self.pos = pos
         self.stip = stip
         self.options = options
-        self.solver = Solver(pos, stip)
+        self.solver = Solver(pos, stip, node_limit)
         self.result = TwinResult()
 
     def solve(self) -> TwinResult:

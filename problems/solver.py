@@ -33,12 +33,18 @@ class SolverError(ValueError):
     """A stipulation this solver does not take (e.g. a helpmate given to ``keys``)."""
 
 
-class Solver:
-    """One problem: ``pos`` with the first mover to move and its ``stip``."""
+class SolverLimitError(RuntimeError):
+    """The node limit struck before the solution was complete (the position is left mid-line)."""
 
-    def __init__(self, pos: Position, stip: Stipulation) -> None:
+
+class Solver:
+    """One problem: ``pos`` with the first mover to move and its ``stip``; ``node_limit`` (0:
+    none) stops the solving with ``SolverLimitError``."""
+
+    def __init__(self, pos: Position, stip: Stipulation, node_limit: int = 0) -> None:
         self.pos = pos
         self.stip = stip
+        self.node_limit = node_limit
         self.mate = stip.goal == MATE
         self.self_play = stip.kind == SELF
         self.nodes = 0
@@ -46,10 +52,16 @@ class Solver:
         self.refuted: dict[int, int] = {}
         self.help_table: dict[tuple[int, int], tuple[Line, ...]] = {}
 
+    def count(self) -> None:
+        """One more node; past the limit, give up."""
+        self.nodes += 1
+        if self.nodes > self.node_limit > 0:
+            raise SolverLimitError(f"gave up after {self.node_limit} nodes")
+
     # ------------------------------------------------------------ goals
     def goal_reached(self) -> bool:
         """The side to move is mated (goal mate) or stalemated (goal stalemate)."""
-        self.nodes += 1
+        self.count()
         pos = self.pos
         if self.mate:
             return pos.in_check() and not pos.legal_moves()
@@ -90,7 +102,7 @@ class Solver:
     def holds(self, d: int) -> bool:
         """Defender to move after an attacker move, ``d`` attacker moves counted so far
         included: does the attacker reach the goal whatever the defender plays?"""
-        self.nodes += 1
+        self.count()
         pos = self.pos
         replies = pos.legal_moves()
         if not replies:  # direct play: mate or stalemate, whichever is the goal, wins
@@ -163,7 +175,7 @@ class Solver:
         known = self.help_table.get(slot)
         if known is not None:
             return known
-        self.nodes += 1
+        self.count()
         moves = pos.legal_moves()
         if plies == 1 and self.mate:
             info = check_info(pos)

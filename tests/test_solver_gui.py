@@ -72,3 +72,12 @@ def test_the_page_solves_the_position_shown(board: Board) -> None:
             assert not errors, errors
         finally:
             browser.close()
+
+
+def test_a_problem_past_the_node_limit_gets_a_400(board: Board, monkeypatch: pytest.MonkeyPatch) -> None:
+    from gui import problems as gui_problems
+
+    monkeypatch.setattr(gui_problems, "MAX_NODES", 100)
+    status, answer = board.post("/api/solve", {"fen": CAILLAUD, "stipulation": "h#2"})
+    assert status == 400
+    assert answer["error"].startswith("gave up after 100 nodes")
