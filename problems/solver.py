@@ -51,6 +51,7 @@ class Solver:
         self.proved: dict[int, int] = {}
         self.refuted: dict[int, int] = {}
         self.help_table: dict[tuple[int, int], tuple[Line, ...]] = {}
+        self.killers: dict[int, Move] = {}  # per d: the defence that last refuted an attacker move
 
     def count(self) -> None:
         """One more node; past the limit, give up."""
@@ -109,11 +110,16 @@ class Solver:
             return not self.self_play and pos.in_check() == self.mate
         if d == 1 and not self.self_play:
             return False
+        killer = self.killers.get(d, 0)
+        if killer in replies:  # the last refutation first: a failing move is dropped sooner
+            replies.remove(killer)
+            replies.insert(0, killer)
         for r in replies:
             pos.push(r)
             ok = self.reply_loses(d)
             pos.pop()
             if not ok:
+                self.killers[d] = r
                 return False
         return True
 
