@@ -33,7 +33,7 @@ class SolverError(ValueError):
     """A stipulation this solver does not take (e.g. a helpmate given to ``keys``)."""
 
 
-class SolverLimitError(RuntimeError):
+class SolverLimitError(Exception):
     """The node limit struck before the solution was complete (the position is left mid-line)."""
 
 
