@@ -31,7 +31,10 @@ def main(argv: list[str] | None = None) -> int:
     if args and args[0] == "solve":
         from problems.cli import main as solve_main
 
-        return solve_main(args[1:])
+        try:
+            return solve_main(args[1:])
+        except KeyboardInterrupt:  # Ctrl-C during a long solve: no traceback
+            return 130
     from uci.usage import EXIT_USAGE, HELP_WORDS, PROGRAM, check_args, usage
 
     refused = check_args(args)
