@@ -94,7 +94,7 @@ def run_problems(problems: list[Problem], as_json: bool) -> int:
             _error(problem.error, records, problem.number)
             continue
         if not as_json:
-            print("\n".join(heading(problem)))
+            print("\n".join(heading(problem)), flush=True)
         for twin in twins_of(problem):
             if isinstance(twin, str):
                 failed = True

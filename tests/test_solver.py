@@ -277,3 +277,16 @@ def test_problem_soup_never_crashes(capsys: pytest.CaptureFixture[str]) -> None:
         assert run_problems(problems, rng.random() < 0.5) in (0, 1)
     capsys.readouterr()
     assert solved >= 20  # the soup is mostly problems, not only errors
+
+
+def test_ctrl_c_stops_a_long_solve_without_a_traceback() -> None:
+    import signal
+
+    long_one = [*engine_command(), "solve", "--fen", ANDERNACH_7, "--stip", "h#4"]
+    proc = subprocess.Popen(long_one, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=CHILD_CWD)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "problem 1"  # the heading comes before the solving
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=TIMEOUT)
+    assert proc.returncode == 130
+    assert "Traceback" not in err
