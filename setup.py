@@ -32,7 +32,7 @@ from setuptools.command.build_py import build_py
 # Hot modules, compiled together into one mypyc group. engine/board.py (the python-chess
 # subclass), engine/build.py, search/thinker.py (the thread facade), search/workers.py and
 # search/helper.py (the helper processes), search/skill.py, gui/,
-# uci/ and alice_match stay interpreted.
+# uci/, problems/ but its solver, and alice_match stay interpreted.
 COMPILED_MODULES = [
     "engine/bits.py",
     "engine/tables.py",
@@ -56,10 +56,11 @@ COMPILED_MODULES = [
     "search/timeman.py",
     "search/limits.py",
     "search/bench.py",
+    "problems/solver.py",
 ]
 PURE_ENV = "ALICE_ENGINE_PURE"  # set to anything but "" or "0" to install pure Python
 TUNE_ENV = "ALICE_ENGINE_TUNE"  # set (not "" or "0"): a compiled tuning build (docs/tuning.md)
-TUNE_SOURCES = os.path.join("build", "tune-src")  # the tuning build's rewritten copy of engine/ and search/
+TUNE_SOURCES = os.path.join("build", "tune-src")  # the tuning build's rewritten copy of the compiled packages
 # The modules whose number constants a tuning build keeps as module variables (search/tuning.py).
 TUNED_MODULES = ("search/tree.py", "search/evaluate.py", "search/score.py", "search/search.py",
                  "search/timeman.py", "search/movepick.py", "search/history.py", "search/see.py")
@@ -122,12 +123,13 @@ def tunable_line(line: str, fixed: frozenset[str]) -> str:
 
 
 def write_tunable_sources(modules: list[str], into: str) -> list[str]:
-    """The tuning build's sources: engine/ and search/ copied into ``into``, the tuned modules'
-    number constants (and the tables made from them) no longer ``Final``; their paths there."""
+    """The tuning build's sources: the compiled modules' packages (engine/, search/, problems/)
+    copied into ``into``, the tuned modules' number constants (and the tables made from them)
+    no longer ``Final``; their paths there."""
     if os.path.isdir(into):
         shutil.rmtree(into)
     fixed = fixed_names()
-    for package in ("engine", "search"):
+    for package in sorted({module.split("/")[0] for module in modules}):
         os.makedirs(os.path.join(into, package))
         for path in glob.glob(os.path.join(package, "*.py")):
             with open(path, encoding="utf-8") as f:

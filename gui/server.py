@@ -55,6 +55,7 @@ POST /api/analysis    ``{on, engine, multipv}``: live analysis (Analyse mode)
 POST /api/review      evaluate every position of the game (the graph)
 POST /api/stop        the engine moves now / watching pauses / analysis stops
 POST /api/go          resume (watching, analysis, or a failed engine's move)
+POST /api/solve       ``{fen, stipulation, options}``: solve a problem (``gui.problems``)
 ====================  =============================================================
 """
 
@@ -76,6 +77,7 @@ import chess
 import chess.svg
 
 from gui.jsonbody import BodyError, parse_object
+from gui.problems import solve_request
 from gui.session import LONG_POLL, ApiError, Session
 
 MAX_BODY = 256 * 1024  # bytes: a long PGN fits many times over
@@ -401,6 +403,7 @@ POST_ROUTES: dict[str, Route] = {
     "review": lambda s, d: s.review(),
     "stop": lambda s, d: s.stop(),
     "go": lambda s, d: s.go(),
+    "solve": lambda s, d: solve_request(d),
 }
 
 __all__ = ["MAX_BODY", "POST_ROUTES", "BoardServer"]

@@ -78,7 +78,7 @@ def test_the_build_is_the_one_ci_meant() -> None:
 
 def test_the_packages_ship_py_typed() -> None:
     """PEP 561: every package is marked typed (package data), so mypy reads ``AliceBoard``'s hints."""
-    for package in ("engine", "search", "uci", "gui", "alice_match"):
+    for package in ("engine", "search", "uci", "gui", "problems", "alice_match"):
         assert importlib.resources.files(package).joinpath("py.typed").is_file(), package
 
 

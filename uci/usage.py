@@ -27,6 +27,7 @@ EXIT_USAGE: Final = 2  # a command line that is refused, as argparse and alice-m
 MODES: Final[tuple[tuple[str, str], ...]] = (
     ("", "speak UCI on stdin/stdout (the default)"),
     ("gui [OPTIONS]", "the web board in your browser ('gui --help')"),
+    ("solve FILE", "solve the Alice problems of a Popeye input file ('solve --help': --fen, --json)"),
     ("xboard", "speak CECP, for XBoard and WinBoard"),
     ("bench [DEPTH]", "the bench: node signature and speed"),
     ("go perft DEPTH", "perft of the start position, by move"),

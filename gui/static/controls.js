@@ -362,4 +362,24 @@ export function wireControls(render) {
   $("load-fen").addEventListener("click", () => post("fen", { fen: $("io-text").value }));
   $("load-pgn").addEventListener("click", () => post("pgn", { pgn: $("io-text").value }));
   $("export-pgn").addEventListener("click", exportPgn);
+  $("solve").addEventListener("click", solveProblem);
+}
+
+// The position shown as a problem (POST /api/solve): Popeye's text of the solutions.
+async function solveProblem() {
+  const out = $("solve-out");
+  out.hidden = false;
+  out.textContent = "solving…";
+  const data = await post("solve", { fen: store.state?.fen ?? "", stipulation: $("solve-stip").value, options: ["vari"] });
+  if (!data) {
+    out.textContent = "";
+    out.hidden = true;
+    return;
+  }
+  const s = data.solve;
+  const count = `${s.solutions.length} solution${s.solutions.length === 1 ? "" : "s"}, ${s.seconds} s`;
+  const lines = s.lines.filter((line) => line.trim());
+  const indent = Math.min(...lines.map((line) => line.length - line.trimStart().length), 99);
+  const body = lines.map((line) => line.slice(indent)).join("\n");
+  out.textContent = `${s.stipulation}\n${body}\n${count}`;
 }
