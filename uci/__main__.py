@@ -4,7 +4,8 @@ With no arguments: speak UCI on stdin/stdout until ``quit`` or end of input, or 
 (XBoard/WinBoard) when the first line is ``xboard``; ``alice-engine xboard`` speaks CECP.
 ``alice-engine bench 3``, ``go perft 5``, ``uci``, ``d``, ``eval``: that one UCI command, then
 exit (2 if it was refused). ``alice-engine --version``: the version and the build.
-``alice-engine gui ...`` starts the web board instead (see ``gui.cli``). ``-h``/``--help``
+``alice-engine gui ...`` starts the web board instead (see ``gui.cli``); ``alice-engine tb ...``
+generates endgame tablebases (``tablebase.cli``). ``-h``/``--help``
 prints the modes (``uci.usage``); any other command line prints them on stderr, exit 2.
 """
 
@@ -24,6 +25,10 @@ def main(argv: list[str] | None = None) -> int:
         from gui.cli import main as gui_main
 
         return gui_main(args[1:])
+    if args and args[0] == "tb":
+        from tablebase.cli import main as tb_main
+
+        return tb_main(args[1:])
     from uci.usage import EXIT_USAGE, HELP_WORDS, PROGRAM, check_args, usage
 
     refused = check_args(args)

@@ -28,6 +28,7 @@ MODES: Final[tuple[tuple[str, str], ...]] = (
     ("", "speak UCI on stdin/stdout (the default)"),
     ("gui [OPTIONS]", "the web board in your browser ('gui --help')"),
     ("xboard", "speak CECP, for XBoard and WinBoard"),
+    ("tb generate [ENDINGS] --dir DIR", "endgame tablebases ('tb generate --help', docs/endgames.md)"),
     ("bench [DEPTH]", "the bench: node signature and speed"),
     ("go perft DEPTH", "perft of the start position, by move"),
     ("uci | d | eval", "that UCI command on the start position"),
