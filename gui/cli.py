@@ -18,6 +18,8 @@ import webbrowser
 from gui.engines import EngineLoop, EngineSpec, default_engine
 from gui.server import BoardServer
 from gui.session import Session
+from tablebase.fileformat import TableFileError
+from tablebase.probe import Tablebases
 
 DEFAULT_HOST = "127.0.0.1"
 STOP_SIGNALS = ("SIGTERM", "SIGHUP")  # stop as Ctrl-C does: the engines are ended (a closed terminal sends SIGHUP)
@@ -48,6 +50,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "its IP addresses are always accepted",
     )
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument("--tb", metavar="DIR", help="endgame tables (alice-engine tb generate): the status line tells mate in N")
     args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:
         parser.error("--port must be 0 to 65535")
@@ -74,6 +77,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     loop = EngineLoop()
     session = Session(args.specs, loop)
+    if args.tb:
+        try:
+            session.tablebases = Tablebases(args.tb, lambda message: print(f"alice-engine gui: {message}", file=sys.stderr))
+        except TableFileError as error:
+            print(f"alice-engine gui: --tb: {error}", file=sys.stderr)
+            loop.close()
+            return 2
     try:
         server = BoardServer(args.host, args.port, session, tuple(args.allow_host))
     except OSError as error:

@@ -1,14 +1,19 @@
 """``alice-match -tb DIR``: a game the tables cover is adjudicated with their result (as
-cutechess's ``-tb``); without ``-tb`` it is played on; a missing directory is refused."""
+cutechess's ``-tb``); without ``-tb`` it is played on; a missing directory is refused. The web
+board's ``--tb``: the state's ``tablebase`` field (the status line's "mate in N (tablebase)")."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from alice_match.cli import main
+from engine.position import Position
 from support import tablebases
+from support.gui_helpers import running_board, scripted
 from support.matchargs import each, our_engine
 from support.matchrun import run
+from tablebase.probe import Tablebases
+from tablebase.values import DECIDED
 
 kqk_run = tablebases.kqk_run  # the session's fixtures
 kqk_dir = tablebases.kqk_dir
@@ -39,3 +44,13 @@ def test_covered_game_is_adjudicated(kqk_dir: str, tmp_path: Path) -> None:
 
 def test_tb_needs_a_directory(tmp_path: Path, capsys: object) -> None:
     assert main([*our_engine("a"), *our_engine("b"), *each(depth=1), "-tb", str(tmp_path / "none")]) == 2
+
+
+def test_web_board_shows_tablebase_mate(kqk_dir: str) -> None:
+    """The web board's state says "mate in N (tablebase)" for a covered position, nothing else."""
+    with running_board([scripted("first")]) as board:
+        board.server.session.tablebases = Tablebases(kqk_dir)
+        state = board.ok("/api/fen", {"fen": KQK})
+        mate = (Tablebases(kqk_dir).probe(Position(KQK)) - DECIDED + 1) // 2
+        assert state["tablebase"] == {"result": "1-0", "mate": mate, "text": f"White: mate in {mate} (tablebase)"}
+        assert board.ok("/api/fen", {"fen": "4k3/8/8/8/4|P3/8/8/4K3 w - - 0 1"})["tablebase"] is None
