@@ -182,6 +182,11 @@ class Tree:
         self.tablebases = tablebases
         self.tb_men = tablebases.max_men if tablebases is not None else 0
 
+    def probe_tables(self, pos: Position) -> int:
+        """The tables' value of ``pos`` (``tablebase.values``), 0 when none covers it."""
+        tables = self.tablebases
+        return tables.probe(pos) if tables is not None else 0
+
     def new_search(self) -> None:
         self.nodes = 0
         self.seldepth = 0
@@ -295,11 +300,9 @@ class Tree:
 
         # Step 2b. A tablebase covers the position: its exact score ends the node.
         if self.tb_men and popcount(pos.white | pos.black) <= self.tb_men:
-            tables = self.tablebases
-            if tables is not None:
-                value = tables.probe(pos)
-                if value:
-                    return tablebase_score(value, ply)
+            value = self.probe_tables(pos)
+            if value:
+                return tablebase_score(value, ply)
 
         # Step 3. Mate distance pruning: no mate found below can beat one already found.
         alpha = max(alpha, -MATE + ply)

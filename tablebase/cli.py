@@ -12,12 +12,13 @@ worker writes into DIR, which must be shared).
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable
-from typing import Final, TextIO
+from typing import Any, Final, TextIO
 
 from tablebase.ending import ORDER, canonical, ending, endings_of, valid_name
 from tablebase.fileformat import TableFileError, file_name, is_complete, read_table, write_table
@@ -154,7 +155,7 @@ def run_local(names: list[str], directory: str) -> None:
 def run_cluster(names: list[str], directory: str, address: str) -> None:
     """The endings on a Dask cluster, one piece count at a time (a count needs the smaller ones)."""
     try:
-        import distributed
+        distributed: Any = importlib.import_module("distributed")  # typed loosely: Dask is untyped
     except ImportError:
         raise GenerateError("--cluster needs Dask: pip install 'alice-engine[cluster]'") from None
     if address.startswith("local:"):

@@ -10,8 +10,6 @@ order of plies (a bucket queue): a position lost in ``n`` makes each predecessor
 and a predecessor whose moves are then all lost for it (and with no drawing or winning exit)
 is lost in one more than its longest. What never settles is a draw. The fifty-move rule is
 ignored (as in every distance-to-mate table); repetitions do not matter for a value.
-
->>> values = generate("KQK", lambda name: None)  # doctest: +SKIP
 """
 
 from __future__ import annotations

@@ -16,8 +16,8 @@ from collections.abc import Callable
 
 from engine.bits import bit_length, popcount
 from engine.position import Position
-from engine.tables import Move
-from tablebase.ending import Placement, ending, valid_name
+from engine.tables import BOARD_BIT, Move
+from tablebase.ending import Ending, Placement, ending, valid_name
 from tablebase.fileformat import SUFFIX, TableFileError, file_name, read_table
 from tablebase.values import DECIDED, DRAWN, ILLEGAL, value_of
 
@@ -35,6 +35,18 @@ def placement(pos: Position) -> Placement:
         p = pos.squares[s]
         pieces.append((p & 15, s | (p >> 4) << 6))
     return pieces
+
+
+def position_at(e: Ending, slots: list[int], stm: int) -> Position:
+    """The position of a table entry (its slots in ``e``'s order, ``stm`` to move)."""
+    codes = [0] * 64
+    for code, s in zip(e.codes, slots):
+        codes[s & 63] = code | (BOARD_BIT if s & 64 else 0)
+    pos = Position(None)
+    pos.sq = codes
+    pos.turn = stm
+    pos.rebuild()
+    return pos
 
 
 def mover_value(child: int) -> int:

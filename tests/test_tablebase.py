@@ -18,35 +18,19 @@ from search.search import Searcher
 from support import tablebases
 from support.installed import CHILD_CWD, engine_command
 from support.mate_solver import shortest_mate
-from tablebase.ending import PAWN, ending, locate
+from tablebase.ending import PAWN, Ending, ending, locate
 from tablebase.fileformat import TableFileError, read_table, write_table
 from tablebase.generate import generate
-from tablebase.probe import Tablebases, placement
+from tablebase.probe import Tablebases, placement, position_at
 from tablebase.values import DECIDED, DRAWN, ILLEGAL
 
 kqk_run = tablebases.kqk_run  # the session's fixtures
 kqk_dir = tablebases.kqk_dir
-LETTER = {1: "p", 2: "n", 3: "b", 4: "r", 5: "q", 6: "k"}
 
 
-def fen_of(codes: tuple[int, ...], slots: list[int], stm: int) -> str:
+def fen_of(e: Ending, slots: list[int], stm: int) -> str:
     """The compact FEN of a table entry."""
-    board = [""] * 64
-    for code, s in zip(codes, slots):
-        letter = LETTER[code & 7]
-        board[s & 63] = ("|" if s & 64 else "") + (letter.upper() if code & 8 else letter)
-    ranks = []
-    for r in range(7, -1, -1):
-        row, empty = "", 0
-        for f in range(8):
-            cell = board[r * 8 + f]
-            if cell:
-                row += (str(empty) if empty else "") + cell
-                empty = 0
-            else:
-                empty += 1
-        ranks.append(row + (str(empty) if empty else ""))
-    return "/".join(ranks) + (" w" if stm else " b") + " - - 0 1"
+    return position_at(e, slots, stm).fen()
 
 
 def kqk_values(directory: str) -> bytes:
@@ -65,7 +49,7 @@ def sample(values: bytes, name: str, count: int, seed: int, keep: object = None)
             continue
         decoded = e.decode(idx)
         assert decoded is not None
-        out.append((fen_of(e.codes, *decoded), v))
+        out.append((fen_of(e, *decoded), v))
     return out
 
 
@@ -241,7 +225,7 @@ def test_reduction_equals_full_enumeration() -> None:
             assert full[idx] == ILLEGAL
             continue
         slots, stm = decoded
-        assert full[idx] == reduced[e_red.index(slots, stm)], fen_of(e_full.codes, slots, stm)
+        assert full[idx] == reduced[e_red.index(slots, stm)], fen_of(e_full, slots, stm)
         checked += 1
     assert checked > 3_000_000
 
