@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from engine.bits import bit_length, popcount
+from engine.bits import popcount, unsigned
 from engine.position import Position
 from engine.tables import BOARD_BIT, Move
 from tablebase.ending import Ending, Placement, ending, valid_name
@@ -27,11 +27,11 @@ Report = Callable[[str], None]
 def placement(pos: Position) -> Placement:
     """The pieces of ``pos`` as (code without board, slot)."""
     pieces = []
-    occ = pos.white | pos.black
+    occ = unsigned(pos.white | pos.black)  # a plain int below 2**64 in both builds
     while occ:
         b = occ & -occ
         occ ^= b
-        s = bit_length(b) - 1
+        s = b.bit_length() - 1
         p = pos.squares[s]
         pieces.append((p & 15, s | (p >> 4) << 6))
     return pieces

@@ -202,13 +202,15 @@ def test_values_agree_with_mate_search(kqk_dir: str) -> None:
 
 @pytest.mark.slow
 def test_values_agree_with_mate_search_many(kqk_dir: str) -> None:
-    values = kqk_values(kqk_dir)
-    for fen, value in sample(values, "KQK", 1500, 4):
-        plies = value - DECIDED
-        if value != DRAWN and plies % 2:
-            assert _proof_length(fen, (plies + 1) // 2) == (plies + 1) // 2, fen
-        elif value == DRAWN:
-            assert shortest_mate(Position(fen), 2) is None, fen
+    """Thousands of positions: 2,000 KQK and 1,000 KRK ones within 5 plies of mate (or drawn), and
+    60 KQK ones 7 to 9 plies from mate (each proof takes about a second, pure Python)."""
+    krk = generate("KRK", lambda name: None)
+    cases = [("KQK", kqk_values(kqk_dir), 2000, lambda v: v == DRAWN or v - DECIDED <= 5)]
+    cases += [("KRK", bytes(krk), 1000, lambda v: v == DRAWN or v - DECIDED <= 5)]
+    cases += [("KQK", kqk_values(kqk_dir), 60, lambda v: v != DRAWN and 7 <= v - DECIDED <= 9)]
+    for seed, (name, values, count, keep) in enumerate(cases):
+        for fen, value in sample(values, name, count, 10 + seed, keep):
+            _agrees_with_mate_search(fen, value, 5)
 
 
 @pytest.mark.slow
@@ -234,3 +236,10 @@ def test_pawn_never_on_back_rank() -> None:
     e = ending("KPK")
     assert e.decode(e.index([0, 64 | 60, 63], 1)) is None  # pawn on e8 (board B)
     assert any(c & 7 == PAWN for c in e.codes)
+
+
+def test_probe_with_a_piece_on_h8(kqk_dir: str) -> None:
+    """h8 is bit 63, the sign bit of the compiled build's bitboards: the probe still reads it."""
+    pos = Position("7K/8/8/8/8/8/8/k|Q6 w - - 0 1")
+    assert sorted(placement(pos)) == [(6, 0), (13, 65), (14, 63)]
+    assert Tablebases(kqk_dir).probe(pos) >= DECIDED
