@@ -28,6 +28,7 @@ from tablebase.values import DECIDED, DRAWN, ILLEGAL
 BAR_WIDTH: Final = 30  # characters of the progress bar
 DEFAULT_MEN: Final = "3"
 EXIT_USAGE: Final = 2
+CONNECT_TIMEOUT: Final = 30  # seconds to reach a Dask scheduler
 
 
 class GenerateError(Exception):
@@ -158,11 +159,18 @@ def run_cluster(names: list[str], directory: str, address: str) -> None:
         distributed: Any = importlib.import_module("distributed")  # typed loosely: Dask is untyped
     except ImportError:
         raise GenerateError("--cluster needs Dask: pip install 'alice-engine[cluster]'") from None
-    if address.startswith("local:"):
-        cluster = distributed.LocalCluster(n_workers=int(address[6:]), threads_per_worker=1, processes=True)
-        client = distributed.Client(cluster)
-    else:
-        client = distributed.Client(address)
+    try:
+        if address.startswith("local:"):
+            workers = int(address[6:])
+            if workers < 1:
+                raise ValueError(address)
+            client = distributed.Client(distributed.LocalCluster(n_workers=workers, threads_per_worker=1))
+        else:
+            client = distributed.Client(address, timeout=CONNECT_TIMEOUT)
+    except ValueError:
+        raise GenerateError(f"--cluster {address}: expected a scheduler address or local:N (N >= 1)") from None
+    except (OSError, TimeoutError) as error:
+        raise GenerateError(f"--cluster {address}: cannot connect ({error})") from None
     try:
         for wave in _waves(names):
             futures = client.map(generate_one, wave, directory=os.path.abspath(directory), show_progress=False, pure=False)

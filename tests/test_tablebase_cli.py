@@ -63,3 +63,13 @@ def test_cluster_run_resumes(kqk_dir: str, tmp_path: object) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "KQK: already complete, skipped" in done.stdout
+
+
+def test_bad_cluster_is_one_error_line(tmp_path: object) -> None:
+    pytest.importorskip("distributed")
+    done = subprocess.run(
+        [*engine_command(), "tb", "generate", "KQK", "--dir", str(tmp_path), "--cluster", "local:x"],
+        capture_output=True, text=True, cwd=CHILD_CWD, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.strip() == "alice-engine tb: --cluster local:x: expected a scheduler address or local:N (N >= 1)"
