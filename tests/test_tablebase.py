@@ -15,7 +15,6 @@ import pytest
 from engine.position import Position
 from search.limits import Limits
 from search.search import Searcher
-from support import tablebases
 from support.installed import CHILD_CWD, engine_command
 from support.mate_solver import shortest_mate
 from tablebase.ending import PAWN, Ending, ending, locate
@@ -23,9 +22,6 @@ from tablebase.fileformat import TableFileError, read_table, write_table
 from tablebase.generate import generate
 from tablebase.probe import Tablebases, placement, position_at
 from tablebase.values import DECIDED, DRAWN, ILLEGAL
-
-kqk_run = tablebases.kqk_run  # the session's fixtures
-kqk_dir = tablebases.kqk_dir
 
 
 def fen_of(e: Ending, slots: list[int], stm: int) -> str:

@@ -13,7 +13,6 @@ import pytest
 
 from engine.notation import parse_uci
 from engine.position import Position
-from support import tablebases
 from support.installed import CHILD_CWD, engine_command
 from tablebase.cli import _waves, dependencies, expand
 from tablebase.ending import ending
@@ -21,9 +20,6 @@ from tablebase.fileformat import file_name, read_table
 from tablebase.generate import Graph, MissingTableError, _visit
 from tablebase.probe import Tablebases
 from tablebase.values import DECIDED
-
-kqk_run = tablebases.kqk_run  # the session's fixtures
-kqk_dir = tablebases.kqk_dir
 
 
 def test_endings_and_their_order() -> None:

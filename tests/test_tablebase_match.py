@@ -8,15 +8,11 @@ from pathlib import Path
 
 from alice_match.cli import main
 from engine.position import Position
-from support import tablebases
 from support.gui_helpers import running_board, scripted
 from support.matchargs import each, our_engine
 from support.matchrun import run
 from tablebase.probe import Tablebases
 from tablebase.values import DECIDED
-
-kqk_run = tablebases.kqk_run  # the session's fixtures
-kqk_dir = tablebases.kqk_dir
 
 KQK = "8/8/8/8/3k4/8/8/K|Q6 w - - 0 1"  # white mates (in 6 by the table)
 

@@ -13,13 +13,9 @@ from engine.notation import parse_uci
 from engine.position import Position
 from search.limits import Limits
 from search.search import Searcher
-from support import tablebases
 from support.engine_process import Uci
 from tablebase.probe import Tablebases
 from tablebase.values import DECIDED
-
-kqk_run = tablebases.kqk_run  # the session's fixtures
-kqk_dir = tablebases.kqk_dir
 
 KQK_WIN = "8/8/8/4k3/8/8/8/1Q2K3 w - - 0 1"
 IN_TREE = "8/8/8/4k3/8/3P4/8/1Q2K3 b - - 0 1"  # 4 pieces: captures of the pawn lead into KQK
