@@ -17,7 +17,10 @@ is installed (``engine/build.py``).
 
 from __future__ import annotations
 
+import ast
+import glob
 import os
+import re
 import shutil
 import sys
 import warnings
@@ -27,7 +30,8 @@ from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 # Hot modules, compiled together into one mypyc group. engine/board.py (the python-chess
-# subclass), engine/build.py, search/thinker.py (the thread facade), search/skill.py, gui/,
+# subclass), engine/build.py, search/thinker.py (the thread facade), search/workers.py and
+# search/helper.py (the helper processes), search/skill.py, gui/,
 # uci/ and alice_match stay interpreted.
 COMPILED_MODULES = [
     "engine/bits.py",
@@ -48,11 +52,17 @@ COMPILED_MODULES = [
     "search/mate.py",
     "search/evaluate.py",
     "search/tt.py",
+    "search/sharedtt.py",
     "search/timeman.py",
     "search/limits.py",
     "search/bench.py",
 ]
 PURE_ENV = "ALICE_ENGINE_PURE"  # set to anything but "" or "0" to install pure Python
+TUNE_ENV = "ALICE_ENGINE_TUNE"  # set (not "" or "0"): a compiled tuning build (docs/tuning.md)
+TUNE_SOURCES = os.path.join("build", "tune-src")  # the tuning build's rewritten copy of engine/ and search/
+# The modules whose number constants a tuning build keeps as module variables (search/tuning.py).
+TUNED_MODULES = ("search/tree.py", "search/evaluate.py", "search/score.py", "search/search.py",
+                 "search/timeman.py", "search/movepick.py", "search/history.py", "search/see.py")
 EDITABLE_COMMANDS = ("editable_wheel", "develop")  # setuptools commands of `pip install -e`
 BUILD_COMMANDS = ("bdist_wheel", "build", "build_ext", "install")  # the ones that compile
 WARNING_PREFIX = "alice-engine:"  # starts the one warning line of a pure fallback
@@ -74,6 +84,61 @@ def warn(reason: str) -> None:
 def pure_on_purpose() -> bool:
     """``ALICE_ENGINE_PURE`` is set (to anything but "" or "0")."""
     return os.environ.get(PURE_ENV, "") not in ("", "0")
+
+
+def tuning_build() -> bool:
+    """``ALICE_ENGINE_TUNE`` is set: the tuned constants stay variables (slower; ALICE_TUNE works)."""
+    return os.environ.get(TUNE_ENV, "") not in ("", "0")
+
+
+# A top-level ``NAME: Final = ...`` (or ``Final[tuple[...]]``, ``Final[i64]``) line of a tuned module.
+FINAL_LINE = re.compile(r"^([A-Z][A-Z0-9_]*): Final(?:\[(tuple\[[^=]*\]|i64)\])? = (.*)$")
+DERIVED_TABLES = ("LMR", "CAPTURE_GAIN", "SEE_VALUE", "PROMOTION_GAIN")  # rebuilt by search/tuning.py
+TUNABLE_MARK = "TUNABLE_BUILD = 1  # search.tuning: a compiled build whose tuned constants are variables\n"
+
+
+def fixed_names() -> frozenset[str]:
+    """``search.tuning.FIXED`` (the structure constants), read from its source."""
+    with open(os.path.join("search", "tuning.py"), encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "FIXED":
+            assert isinstance(node.value, ast.Call)
+            return frozenset(ast.literal_eval(node.value.args[0]))
+    raise RuntimeError("search/tuning.py has no FIXED")
+
+
+def tunable_line(line: str, fixed: frozenset[str]) -> str:
+    """A tuned constant's line without ``Final`` (a module variable, which ALICE_TUNE can set)."""
+    match = FINAL_LINE.match(line)
+    if not match:
+        return line
+    name, kind, rest = match.groups()
+    derived = name in DERIVED_TABLES
+    if not derived and (name in fixed or name.startswith("STAGE_") or not re.match(r"[-(0-9.]", rest)):
+        return line
+    annotation = ": int" if kind == "i64" else f": {kind}" if kind else ""
+    return f"{name}{annotation} = {rest}\n"
+
+
+def write_tunable_sources(modules: list[str], into: str) -> list[str]:
+    """The tuning build's sources: engine/ and search/ copied into ``into``, the tuned modules'
+    number constants (and the tables made from them) no longer ``Final``; their paths there."""
+    if os.path.isdir(into):
+        shutil.rmtree(into)
+    fixed = fixed_names()
+    for package in ("engine", "search"):
+        os.makedirs(os.path.join(into, package))
+        for path in glob.glob(os.path.join(package, "*.py")):
+            with open(path, encoding="utf-8") as f:
+                lines = f.readlines()
+            if path.replace(os.sep, "/") in TUNED_MODULES:
+                lines = [tunable_line(line, fixed) for line in lines]
+            if path.replace(os.sep, "/") == "search/tree.py":
+                lines.append(TUNABLE_MARK)
+            with open(os.path.join(into, path), "w", encoding="utf-8") as f:
+                f.writelines(lines)
+    return [os.path.join(into, m) for m in modules]
 
 
 def editable_install() -> bool:
@@ -121,8 +186,11 @@ class OptionalMypycBuildExt(build_ext):
         except Exception as error:  # not installed, or broken
             warn(f"mypyc is not available ({first_line(error)})")
             return []
+        modules = COMPILED_MODULES
+        if tuning_build():
+            modules = write_tunable_sources(COMPILED_MODULES, TUNE_SOURCES)
         try:
-            return list(mypycify([*MYPY_OPTIONS, *COMPILED_MODULES], opt_level="3"))
+            return list(mypycify([*MYPY_OPTIONS, *modules], opt_level="3"))
         except SystemExit as error:  # mypy printed type errors, then exited
             why = error.code if isinstance(error.code, str) else "type errors"
             warn(f"mypyc could not compile the code ({why}; pip install -v shows them)")

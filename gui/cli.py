@@ -9,11 +9,13 @@ with ``--allow-host`` (a name of this machine, as the other machines type it); s
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import re
 import signal
 import sys
 import threading
 import webbrowser
+from typing import Final
 
 from gui.engines import EngineLoop, EngineSpec, default_engine
 from gui.server import BoardServer
@@ -22,6 +24,7 @@ from tablebase.fileformat import TableFileError
 from tablebase.probe import Tablebases
 
 DEFAULT_HOST = "127.0.0.1"
+MAX_GUI_THREADS: Final = 1024  # --threads' bound (an engine with a lower maximum answers with an error line)
 STOP_SIGNALS = ("SIGTERM", "SIGHUP")  # stop as Ctrl-C does: the engines are ended (a closed terminal sends SIGHUP)
 HOST_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9.-]{0,252})")  # a DNS name as a Host header carries it
 
@@ -51,9 +54,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.add_argument("--tb", metavar="DIR", help="endgame tables (alice-engine tb generate): the status line tells mate in N")
+    parser.add_argument(
+        "--threads", type=int, default=None, metavar="N",
+        help="set the UCI option Threads to N in every engine that has it (default: the engine's own)",
+    )
     args = parser.parse_args(argv)
     if not 0 <= args.port <= 65535:
         parser.error("--port must be 0 to 65535")
+    if args.threads is not None and not 1 <= args.threads <= MAX_GUI_THREADS:
+        parser.error(f"--threads must be 1 to {MAX_GUI_THREADS}")
     for name in args.allow_host:
         if not HOST_NAME.fullmatch(name):
             parser.error(f"--allow-host {name!r}: expected a host name such as mybox.local (no port, no scheme)")
@@ -61,6 +70,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         args.specs = [EngineSpec.parse(text) for text in args.engine] if args.engine else [default_engine()]
     except ValueError as error:
         parser.error(str(error))
+    if args.threads is not None:
+        args.specs = [dataclasses.replace(spec, options={"Threads": args.threads}) for spec in args.specs]
     return args
 
 

@@ -34,7 +34,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Coroutine, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import chess
@@ -57,10 +57,13 @@ class EngineFailure(Exception):
 
 @dataclass(frozen=True)
 class EngineSpec:
-    """An engine the page may choose: its command line and the label shown until it names itself."""
+    """An engine the page may choose: its command line, the label shown until it names itself,
+    and UCI options set for every search (``--threads``: ``Threads``; skipped where the engine
+    lacks them)."""
 
     command: tuple[str, ...]
     label: str
+    options: Mapping[str, chess.engine.ConfigValue] = field(default_factory=dict)
 
     @classmethod
     def parse(cls, text: str) -> EngineSpec:
@@ -321,7 +324,8 @@ class EngineProcess:
         stop: asyncio.Event,
     ) -> chess.engine.BestMove:
         limit = request.limit
-        wanted = {name: value for name, value in request.options.items() if name in self.options}
+        asked = {**self.spec.options, **request.options}
+        wanted = {name: value for name, value in asked.items() if name in self.options}
         search = protocol.analysis(request.board, limit, multipv=request.multipv, game=request.game, options=wanted)
         try:
             analysis = await asyncio.wait_for(search, READY_TIMEOUT)

@@ -9,7 +9,8 @@ hours or seconds: not finite, or too large for JSON and PGN) and a ``[%eval #N]`
 beyond ``MAX_MATE`` moves are dropped, as python-chess drops ones it cannot read. Writing gives
 the whole tree: the main line, variations in ``( ... )``, ``[%eval]`` for evaluated
 positions, ``[%clk]`` for the clocks of a timed game, ``[%csl]``/``[%cal]`` for the arrows
-and circles drawn (``gui.shapes``), the game's ``Date`` and a standard ``Termination``
+and circles drawn (``gui.shapes``), the game's ``Date``, ``FEN`` with ``SetUp "1"`` only for
+a game that does not start from the start position, and a standard ``Termination``
 (``time forfeit`` after a flag). Reading takes the same annotations back.
 
 >>> game, note = read_first_alice_game('[Variant "Chess960"]\\n\\n1. e4 *\\n\\n1. Nf3 (1. e4) Nf6 *')
@@ -209,7 +210,11 @@ def _annotated(comment: str, shapes: tuple[str, ...]) -> str:
 def write_pgn(game: Game, white: str, black: str) -> str:
     """The whole game as PGN text (see the module docstring)."""
     pgn = chess.pgn.Game()
-    pgn.setup(game.root_board)
+    pgn.setup(game.root_board)  # python-chess writes a FEN tag for every variant game, even from the start
+    if game.root_board.fen() == AliceBoard.starting_fen:
+        del pgn.headers["FEN"]  # from the start position: no FEN (and no SetUp), as the PGN standard says
+    else:
+        pgn.headers["SetUp"] = "1"
     for tag in ("Event", "White", "Black", "Date"):
         del pgn.headers[tag]
     pgn.headers["Event"] = PGN_EVENT

@@ -113,6 +113,7 @@ STATIC_FILES = (
     "prefs.js",
     "shapes.js",
     "sounds.js",
+    "view.js",
 )
 INTERNAL_ERROR = "internal error: the server could not answer this request (the details are in its log)"
 

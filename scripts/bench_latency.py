@@ -3,7 +3,7 @@
 and ``isready`` -> ``readyok`` during a search. The tests only assert generous bounds (a
 loaded machine); this reports the real figures.
 
-    python scripts/bench_latency.py [--trials N] [--engine CMD]
+    python scripts/bench_latency.py [--trials N] [--engine CMD] [--threads N]
 
 Prints the median and the maximum of each latency in milliseconds.
 """
@@ -15,9 +15,13 @@ import os
 import shlex
 import shutil
 import statistics
-import subprocess
 import sys
 import time
+
+from alice_match.uci_process import EngineConfig, UciProcess
+
+START_TIMEOUT = 30.0  # seconds for the handshake
+ANSWER_TIMEOUT = 10.0  # seconds for a readyok or a bestmove: far beyond any latency measured
 
 
 def default_engine() -> list[str]:
@@ -26,48 +30,28 @@ def default_engine() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "uci"]
 
 
-class Engine:
-    """A UCI engine process read line by line (blocking reads: this is a measurement, not a test)."""
-
-    def __init__(self, command: list[str]) -> None:
-        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def send(self, line: str) -> float:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-        return time.perf_counter()
-
-    def until(self, prefix: str) -> float:
-        """Read until a line starting with ``prefix``; the time it arrived."""
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            if line.startswith(prefix):
-                return time.perf_counter()
-        raise RuntimeError(f"engine ended before {prefix!r}")
-
-    def close(self) -> None:
-        self.send("quit")
-        self.proc.wait(10)
-
-
-def measure(command: list[str], trials: int) -> dict[str, list[float]]:
-    eng = Engine(command)
-    eng.send("uci")
-    eng.until("uciok")
+def measure(command: list[str], trials: int, cwd: str | None = None, threads: int = 1) -> dict[str, list[float]]:
+    """The latencies in seconds, from the moment the command was flushed to the moment its
+    answer was read (both stamped by the client, ``alice_match.uci_process``); the engine
+    runs in ``cwd`` with the ``Threads`` option at ``threads`` (where it has it)."""
+    eng = UciProcess(EngineConfig.from_argv(command, dir=cwd))
+    eng.start(START_TIMEOUT)
+    eng.set_if_offered("Threads", str(threads))
+    eng.isready(START_TIMEOUT)
     stops: list[float] = []
     readies: list[float] = []
-    for i in range(trials):
-        eng.send("position startpos moves e2e4 e7e5")
-        eng.send("isready")
-        eng.until("readyok")
-        eng.send("go infinite")
-        time.sleep(0.05 + 0.3 * (i % 4) / 3)  # stop early and late in the search
-        sent = eng.send("isready")
-        readies.append(eng.until("readyok") - sent)
-        sent = eng.send("stop")
-        stops.append(eng.until("bestmove") - sent)
-    eng.close()
+    try:
+        for i in range(trials):
+            eng.position(None, ["e2e4", "e7e5"])
+            eng.isready(ANSWER_TIMEOUT)
+            eng.send("go infinite")
+            time.sleep(0.05 + 0.3 * (i % 4) / 3)  # stop early and late in the search
+            sent = eng.send("isready")
+            readies.append(eng.wait_for("readyok", ANSWER_TIMEOUT)[0] - sent)
+            sent = eng.send("stop")
+            stops.append(eng.wait_for("bestmove", ANSWER_TIMEOUT)[0] - sent)
+    finally:
+        eng.quit()
     return {"stop -> bestmove": stops, "isready -> readyok during search": readies}
 
 
@@ -75,9 +59,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--trials", type=int, default=20, help="searches to interrupt (default 20)")
     parser.add_argument("--engine", help="engine command (default: alice-engine of this environment)")
+    parser.add_argument("--threads", type=int, default=1, help="the Threads option (default 1)")
     args = parser.parse_args(argv)
     command = shlex.split(args.engine) if args.engine else default_engine()
-    for name, values in measure(command, args.trials).items():
+    for name, values in measure(command, args.trials, threads=args.threads).items():
         ms = [v * 1000 for v in values]
         print(f"{name}: median {statistics.median(ms):.1f} ms, max {max(ms):.1f} ms over {len(ms)} searches")
     return 0

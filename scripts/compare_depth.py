@@ -23,15 +23,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import queue
 import shlex
 import statistics
-import subprocess
 import sys
-import threading
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+from alice_match.uci_process import EngineConfig, EngineError, UciProcess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -60,66 +58,29 @@ class Search:
 
 @dataclass
 class Engine:
-    """One UCI engine process and what it searched, by position name."""
+    """One UCI engine (the project's client, ``alice_match.uci_process``) and what it searched,
+    by position name."""
 
     name: str
     command: list[str]
     results: dict[str, list[Search]] = field(default_factory=dict)
-    proc: subprocess.Popen[str] | None = None
-    lines: queue.Queue[str | None] = field(default_factory=queue.Queue)
-    options: set[str] = field(default_factory=set)
+    process: UciProcess | None = None
 
     def start(self) -> None:
-        self.proc = subprocess.Popen(
-            self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1
-        )
-        threading.Thread(target=self._read, daemon=True).start()
-        self.send("uci")
-        for line in self.until("uciok", START_TIMEOUT):
-            if line.startswith("option name "):
-                self.options.add(line[len("option name ") :].split(" type ")[0].strip().lower())
-        if "uci_variant" in self.options:
-            self.send("setoption name UCI_Variant value alice")
-        if "hash" in self.options:
-            self.send(f"setoption name Hash value {HASH_MB}")
-        if "threads" in self.options:
-            self.send("setoption name Threads value 1")
-        self.send("isready")
-        list(self.until("readyok", START_TIMEOUT))
-
-    def _read(self) -> None:
-        assert self.proc is not None and self.proc.stdout is not None
-        for line in self.proc.stdout:
-            self.lines.put(line.strip())
-        self.lines.put(None)
-
-    def send(self, text: str) -> None:
-        assert self.proc is not None and self.proc.stdin is not None
-        self.proc.stdin.write(text + "\n")
-        self.proc.stdin.flush()
-
-    def until(self, prefix: str, timeout: float) -> list[str]:
-        """The lines up to and including the first that starts with ``prefix``."""
-        deadline = time.monotonic() + timeout
-        seen: list[str] = []
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.01, deadline - time.monotonic()))
-            except queue.Empty:
-                raise SystemExit(f"error: {self.name} sent no '{prefix}' within {timeout:g} s") from None
-            if line is None:
-                raise SystemExit(f"error: {self.name} exited while waiting for '{prefix}'")
-            seen.append(line)
-            if line.startswith(prefix):
-                return seen
+        """Handshake (``UCI_Variant alice`` when offered), ``Hash`` and ``Threads`` where it has them."""
+        self.process = UciProcess(EngineConfig.from_argv(self.command, name=self.name))
+        self.process.start(START_TIMEOUT)
+        self.process.set_if_offered("Hash", str(HASH_MB))
+        self.process.set_if_offered("Threads", "1")
+        self.process.isready(START_TIMEOUT)
 
     def search(self, position: str, fen: str, movetime: int) -> Search:
-        self.send("ucinewgame")
-        self.send(f"position fen {fen}")
-        self.send("isready")
-        self.until("readyok", START_TIMEOUT)
-        self.send(f"go movetime {movetime}")
-        infos = [line for line in self.until("bestmove", movetime / 1000 + SEARCH_GRACE) if line.startswith("info ")]
+        assert self.process is not None
+        self.process.new_game(START_TIMEOUT)
+        self.process.position(fen, [])
+        self.process.isready(START_TIMEOUT)
+        infos: list[str] = []
+        self.process.go(f"movetime {movetime}", movetime / 1000 + SEARCH_GRACE, on_info=infos.append)
         found = last_search(infos)
         if found is None:
             raise SystemExit(f"error: {self.name} printed no info line with depth and nodes on {position}")
@@ -127,14 +88,8 @@ class Engine:
         return found
 
     def quit(self) -> None:
-        if self.proc is None:
-            return
-        try:
-            self.send("quit")
-            self.proc.wait(timeout=5)
-        except (OSError, subprocess.TimeoutExpired):
-            self.proc.kill()
-            self.proc.wait()
+        if self.process is not None:
+            self.process.quit()
 
 
 def info_fields(line: str) -> dict[str, int]:
@@ -207,6 +162,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             for name, fen in POSITIONS:
                 for e in engines:
                     e.search(name, fen, args.movetime)
+    except EngineError as error:  # it exited, hung or broke the protocol: one line, no traceback
+        raise SystemExit(f"error: {error}") from None
     finally:
         os.chdir(cwd)
         for e in engines:

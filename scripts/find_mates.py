@@ -7,7 +7,7 @@
 ``scan`` collects candidates from seeded random games and random sparse set-ups (kings
 and a few pieces on random squares and boards), keeps those where Fairy-Stockfish alice
 (``go depth 6``) reports a mate in 1 to 3 for the side to move, and checks each with the
-brute-force solver of ``tests/support/mate_solver.py``: the shortest mate and every key. It prints
+brute-force solver of ``scripts/mate_solver.py``: the shortest mate and every key. It prints
 one EPD line per verified position with how its key is made (check, capture or quiet, and
 whether the moving piece lands on the defending king's board). ``verify`` re-checks a file:
 the stated length is the solver's shortest, the listed keys are exactly the solver's,
@@ -23,20 +23,20 @@ import argparse
 import os
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [ROOT, os.path.join(ROOT, "tests"), os.path.join(ROOT, "scripts")]  # tests: the support package
+sys.path[:0] = [ROOT, os.path.join(ROOT, "scripts")]
 
 from bench_mate import read_epd  # noqa: E402
 from engine.fen import FenError  # noqa: E402
 from engine.notation import move_to_uci  # noqa: E402
 from engine.position import Position  # noqa: E402
-from make_openings import Scorer  # noqa: E402
+from fenbuild import compact_fen  # noqa: E402
+from make_openings import SEARCH_TIMEOUT, START_TIMEOUT, Scorer  # noqa: E402
+from mate_solver import mate_keys, shortest_mate  # noqa: E402
 from search.limits import Iteration  # noqa: E402
 from search.search import Searcher  # noqa: E402
-from support.fenbuild import compact_fen  # noqa: E402
-from support.mate_solver import mate_keys, shortest_mate  # noqa: E402
 
 # ---------------------------------------------------------------- tunables
 SCAN_DEPTH = 6  # Fairy-Stockfish depth of the first filter (sees mates in 3)
@@ -48,23 +48,19 @@ SETUP_DEFENDERS = "RBNPP"  # ... and for the defender
 
 
 class Fsf(Scorer):
-    """Fairy-Stockfish alice over UCI: ``mate(fen, go)`` -> (mate in, best move)."""
+    """Fairy-Stockfish alice over UCI (the project's client, through ``Scorer``):
+    ``mate(fen, go)`` -> (mate in, best move)."""
 
-    def __init__(self, path: str) -> None:
-        super().__init__(path, SCAN_DEPTH)
+    def __init__(self, command: Sequence[str], cwd: str | None = None) -> None:
+        super().__init__(command, SCAN_DEPTH, cwd)
 
     def mate(self, fen: str, go: str) -> tuple[int | None, str]:
-        self._send("ucinewgame")
-        self._send(f"position fen {fen}")
-        self._send(go)
-        lines = self._wait("bestmove")
-        mate = None
-        for line in lines:
-            words = line.split()
-            if "score" in words:
-                i = words.index("score")
-                mate = int(words[i + 2]) if words[i + 1] == "mate" else None
-        return mate, lines[-1].split()[1]
+        """The last score's mate distance (``None`` for a centipawn score) and the best move
+        of ``go`` (``go depth 6``, ``go mate 2 movetime 10000``) from ``fen``."""
+        self.process.new_game(START_TIMEOUT)
+        self.process.position(fen, [])
+        result = self.process.go(go.removeprefix("go "), SEARCH_TIMEOUT)
+        return result.info.mate, result.move
 
 
 def random_games(rng: random.Random, games: int) -> Iterator[str]:
@@ -142,7 +138,7 @@ def epd_line(fen: str, n: int, keys: list[str], ident: str, comment: str) -> str
 
 def scan(args: argparse.Namespace) -> None:
     rng = random.Random(args.seed)
-    fsf = Fsf(args.fsf)
+    fsf = Fsf([args.fsf])
     seen: set[str] = set()
     sources = [("game", random_games(rng, args.games)), ("setup", random_setups(rng, args.setups))]
     for source, fens in sources:
@@ -167,7 +163,7 @@ def scan(args: argparse.Namespace) -> None:
 
 
 def verify(args: argparse.Namespace) -> None:
-    fsf = Fsf(args.fsf)
+    fsf = Fsf([args.fsf])
     bad = 0
     for fen, n, keys, ident in read_epd(args.file):
         pos = Position(fen)

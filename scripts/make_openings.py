@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import subprocess
 import sys
 from collections.abc import Iterator, Sequence
 
@@ -35,12 +34,15 @@ for _path in (os.path.dirname(HERE), HERE):
         sys.path.insert(0, _path)
 
 
+from alice_match.uci_process import EngineConfig, Info, UciProcess  # noqa: E402
 from engine import Position, move_to_san, move_to_uci  # noqa: E402
 
 SEED = 2026
 COUNT = 300
 DEPTH = 10
 MAX_CP = 50
+START_TIMEOUT = 30.0  # seconds for the engine's handshake and each readyok
+SEARCH_TIMEOUT = 600.0  # seconds for one ``go depth``: a hung engine ends the run instead of hanging it
 OUT = os.path.join(HERE, "alice_match", "openings.epd")
 
 
@@ -81,50 +83,26 @@ def san_line(moves: list[int]) -> str:
 
 
 class Scorer:
-    """Fairy-Stockfish at a fixed depth, one position at a time."""
+    """Fairy-Stockfish at a fixed depth, one position at a time (through the project's UCI
+    client, ``alice_match.uci_process``: ``UCI_Variant alice`` when offered)."""
 
-    def __init__(self, path: str, depth: int) -> None:
+    def __init__(self, command: Sequence[str], depth: int, cwd: str | None = None) -> None:
+        """``command``: the engine's program and its arguments; ``cwd`` its working directory."""
         self.depth = depth
-        self.proc = subprocess.Popen(
-            [path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1
-        )
-        self._send("uci")
-        self._wait("uciok")
-        for name, value in (("UCI_Variant", "alice"), ("Threads", "1"), ("Hash", "16")):
-            self._send(f"setoption name {name} value {value}")
-
-    def _send(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def _wait(self, prefix: str) -> list[str]:
-        assert self.proc.stdout is not None
-        lines = []
-        for line in self.proc.stdout:
-            lines.append(line.strip())
-            if line.startswith(prefix):
-                return lines
-        raise RuntimeError("Fairy-Stockfish exited")
+        self.process = UciProcess(EngineConfig.from_argv(command, dir=cwd))
+        self.process.start(START_TIMEOUT)
+        self.process.set_if_offered("Threads", "1")
+        self.process.set_if_offered("Hash", "16")
 
     def score(self, moves: list[str]) -> int | None:
         """Centipawns for the side to move after ``moves`` from the start; ``None`` for a mate score."""
-        self._send("ucinewgame")
-        self._send("isready")
-        self._wait("readyok")
-        self._send("position startpos moves " + " ".join(moves))
-        self._send(f"go depth {self.depth}")
-        score: int | None = None
-        for line in self._wait("bestmove"):
-            tokens = line.split()
-            if tokens[:1] == ["info"] and "score" in tokens:
-                i = tokens.index("score")
-                score = int(tokens[i + 2]) if tokens[i + 1] == "cp" else None
-        return score
+        self.process.new_game(START_TIMEOUT)
+        self.process.position(None, moves)
+        info: Info = self.process.go(f"depth {self.depth}", SEARCH_TIMEOUT).info
+        return info.cp  # the last score: None when it is a mate
 
     def close(self) -> None:
-        self._send("quit")
-        self.proc.wait(5)
+        self.process.quit()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -136,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-cp", type=int, default=MAX_CP)
     parser.add_argument("--seed", type=int, default=SEED)
     args = parser.parse_args(argv)
-    scorer = Scorer(args.engine, args.depth)
+    scorer = Scorer([args.engine], args.depth)
     lines: list[str] = []
     tried = 0
     try:

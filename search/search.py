@@ -287,6 +287,12 @@ class Searcher:
         return pv
 
     # ------------------------------------------------------------ root
+    def search_depth(self, pos: Position, moves: list[Move], depth: int, guess: int | None) -> tuple[int, Move]:
+        """One root search of ``moves`` to ``depth`` with an aspiration window around ``guess``
+        (full window if None): ``(score, best move)``. A helper's iteration (``search.helper``);
+        the caller has started the clock and the tree."""
+        return self._aspiration(pos, moves, depth, guess)
+
     def _aspiration(self, pos: Position, moves: list[Move], depth: int, guess: int | None) -> tuple[int, Move]:
         """Root search with an aspiration window around ``guess`` (full window if None)."""
         if guess is None or not USE_ASPIRATION or depth < ASPIRATION_MIN_DEPTH or abs(guess) >= MATE_BOUND:

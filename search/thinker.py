@@ -20,27 +20,40 @@ is never lost, whatever the timing: it is recorded in a ``PonderHit`` made befor
 worker starts, and the search polls it (``search.search``).
 
 UCI, the match players and the web board's engine all go through this class; it is
-the only place of the engine that starts threads.
+the only place of the engine that starts threads, and (through ``search.workers``) processes.
+
+Threads (``set_threads(n)``, Lazy SMP): with ``n`` > 1 the search runs as before on its
+thread, now over a table shared with ``n - 1`` helper processes (``search.workers``), which
+each ``go`` starts on the same root and each end of a search stops; the main search alone
+reports and decides, its ``info`` nodes counting the helpers' too. Helpers are not used for
+``go mate``, ``go nodes`` and a weakened search (``limits.skill``): those stay exactly as
+with one thread. ``Hash`` stays the memory of the one table; ``close()`` ends the helpers.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sys
 import threading
 import traceback
 from collections.abc import Callable
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from engine.position import Position
 from engine.tables import Move
 from search import skill
 from search.limits import Iteration, Limits, PonderHit, Result
 from search.search import Searcher
+from search.tt import GENERATION_MASK, TranspositionTable
+
+if TYPE_CHECKING:  # imported when helpers start: one thread never loads multiprocessing
+    from search.workers import HelperPool
 
 # ---------------------------------------------------------------- tunables
 STOP_GRACE: Final = 0.05  # seconds the search gets to return after stop before it is answered for
 IDLE_WAIT: Final = 2.0  # seconds go() waits for a stopped (answered) search thread to end
+MEGABYTE: Final = 1024 * 1024
 
 InfoCallback = Callable[[Iteration], None]
 DoneCallback = Callable[[Result], None]
@@ -74,6 +87,7 @@ class _Job:
         legal = root.legal_moves()
         self.candidates: list[Move] = [m for m in limits.searchmoves if m in legal] or legal
         self.thread: threading.Thread | None = None
+        self.helper_job = 0  # the helpers' job number when they search with it, else 0
         # A weakened search (limits.skill) looks at more lines than it shows, then picks one.
         self.plan = skill.plan(limits.skill) if limits.skill is not None else None
         self.shown_lines = limits.multipv
@@ -93,6 +107,12 @@ class Thinker:
 
     def __init__(self, hash_mb: int = 16, searcher: Searcher | None = None) -> None:
         self.searcher = searcher if searcher is not None else Searcher(hash_mb)
+        table = getattr(self.searcher, "tt", None)  # a test's stand-in searcher may have none
+        self.hash_mb = max(1, table.bytes_used // MEGABYTE) if isinstance(table, TranspositionTable) else hash_mb
+        self.threads = 1
+        self.pool: HelperPool | None = None  # the helpers when threads > 1
+        self.own_table: TranspositionTable | None = None  # the one-thread table, kept tiny while helpers run
+        self.helper_jobs = 0  # helper job numbers given so far
         self.lock = threading.RLock()
         self._job: _Job | None = None
         self.rng = random.Random()  # a weakened search's choices (seed it for repeatable play)
@@ -119,12 +139,60 @@ class Thinker:
     def resize(self, mb: int) -> None:
         """Resize the hash table (clears it); only when idle."""
         self.require_idle("Hash")
-        self.searcher.resize(mb)
+        self.hash_mb = max(1, mb)
+        if self.pool is None:
+            self.searcher.resize(mb)
+            return
+        threads = self.threads
+        self._close_pool()
+        self.threads = 1  # until the new helpers have started (if they cannot: one thread)
+        self._open_pool(threads)
+        self.threads = threads
 
     def clear(self) -> None:
         """Forget everything learned (a new game); only when idle."""
         self.require_idle("clear")
         self.searcher.clear()
+        if self.pool is not None:
+            self.pool.clear()
+
+    def set_threads(self, threads: int) -> None:
+        """Search with ``threads`` workers (1: no helper processes); clears the table; only when
+        idle. ``search.workers.WorkerStartError`` if the helpers cannot start (then one thread)."""
+        self.require_idle("Threads")
+        if threads == self.threads:
+            return
+        self._close_pool()
+        self.threads = 1
+        if threads > 1:
+            self._open_pool(threads)
+        self.threads = threads
+
+    def close(self) -> None:
+        """End the helper processes (at exit; the thinker works on with one thread)."""
+        self._close_pool()
+        self.threads = 1
+
+    def _open_pool(self, threads: int) -> None:
+        from search.workers import HelperPool
+
+        own = self.own_table = self.searcher.tt
+        own.resize_buckets(1)  # Hash is the shared table's now
+        try:
+            self.pool = HelperPool(threads, self.hash_mb)
+        except BaseException:
+            own.resize(self.hash_mb)
+            raise
+        self.searcher.tree.tt = self.pool.table
+
+    def _close_pool(self) -> None:
+        pool, self.pool = self.pool, None
+        own = self.own_table
+        if pool is None or own is None:
+            return
+        self.searcher.tree.tt = own
+        pool.close()
+        own.resize(self.hash_mb)
 
     # ------------------------------------------------------------ commands
     def go(
@@ -142,6 +210,7 @@ class Thinker:
         """
         self.require_idle("go")
         job = _Job(position.copy(), limits, on_info, on_done, on_error or _ignore_error)
+        self._start_helpers(job)
         job.thread = threading.Thread(target=self._work, args=(job,), name="alice-search", daemon=True)
         self._job = job
         job.thread.start()
@@ -153,6 +222,7 @@ class Thinker:
             return
         job.stop.set()
         job.release.set()
+        self._stop_helpers(job)
         if not job.answered and job.thread is not None:
             job.thread.join(STOP_GRACE)
         self._answer(job, None)  # no-op if the search answered; else answer for it
@@ -184,13 +254,45 @@ class Thinker:
             with self.lock:
                 if not job.answered:
                     job.on_error(f"internal: search: {type(exc).__name__}: {exc}")
+        self._stop_helpers(job)
         job.release.wait()
         self._answer(job, result)
+
+    # ------------------------------------------------------------ helpers
+    def _start_helpers(self, job: _Job) -> None:
+        """Start the helpers on the job's root unless the limits keep them out (module doc)."""
+        pool = self.pool
+        if pool is None:
+            return
+        self._reap(job)
+        limits = job.limits
+        if limits.mate or limits.nodes or limits.skill is not None or job.plan is not None or not pool.size:
+            return
+        self.helper_jobs += 1
+        job.helper_job = self.helper_jobs
+        generation = (self.searcher.tt.generation + 1) & GENERATION_MASK  # the search's new_search makes it so
+        pool.go(job.helper_job, job.root, list(limits.searchmoves), generation)
+
+    def _stop_helpers(self, job: _Job) -> None:
+        pool = self.pool
+        if pool is not None and job.helper_job:
+            pool.stop(job.helper_job)
+
+    def _reap(self, job: _Job) -> None:
+        """Report helpers that died (``info string``); the search goes on without them."""
+        pool = self.pool
+        if pool is not None:
+            for line in pool.reap():
+                job.on_error(line)
 
     def _info(self, job: _Job, it: Iteration) -> None:
         with self.lock:
             if job.answered:
                 return
+            pool = self.pool
+            if pool is not None and job.helper_job:
+                self._reap(job)
+                it = dataclasses.replace(it, nodes=it.nodes + pool.nodes(job.helper_job))
             if it.multipv <= 1 and it.pv:
                 job.last_pv = list(it.pv)
             if job.plan is not None:

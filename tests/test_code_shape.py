@@ -1,5 +1,6 @@
 """The shape rules of the developers' guide, checked on the sources: no function longer than
-120 lines (``engine/``, ``search/``, ``uci/``, ``gui/``, ``scripts/``); every exception class of
+120 lines (``engine/``, ``search/``, ``uci/``, ``gui/``, ``scripts/``, and the web board's
+JavaScript in ``gui/static``); every exception class of
 ``engine``, ``search`` and ``uci`` named ``*Error``; every upper-case module constant of
 ``search/`` and ``uci/`` (the tunables among them) a ``Final``. Import cycles:
 ``tests/test_imports.py``.
@@ -65,6 +66,49 @@ def test_no_function_over_the_limit(folder: str) -> None:
         for name, lines in long_functions(parse(path), MAX_FUNCTION_LINES)
     ]
     assert too_long == [], f"functions over {MAX_FUNCTION_LINES} lines: {too_long}"
+
+
+# A JavaScript function's first line: a declaration, or an arrow function's body opening.
+JS_FUNCTION = re.compile(r"\bfunction\b[^(]*\(.*\{\s*$|=>\s*\{\s*$")
+JS_NOISE = re.compile(r"//.*$|\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|`(?:\\.|[^`\\])*`")  # comments, strings
+
+
+def long_js_functions(source: str, limit: int) -> list[tuple[int, int]]:
+    """(first line, lines) of every JavaScript function (nested ones too) longer than ``limit``
+    lines: from the line that opens its body to the line where its braces close (braces in
+    strings and ``//`` comments not counted; the web board's code has no block comments inside
+    functions)."""
+    lines = [JS_NOISE.sub("", line) for line in source.splitlines()]
+    found = []
+    for start, line in enumerate(lines):
+        if not JS_FUNCTION.search(line):
+            continue
+        depth = 0
+        for end in range(start, len(lines)):
+            depth += lines[end].count("{") - lines[end].count("}")
+            if depth <= 0:
+                break
+        if end - start + 1 > limit:
+            found.append((start + 1, end - start + 1))
+    return found
+
+
+def test_long_js_functions_are_found() -> None:
+    source = 'export function f(a) {\n  const s = "}";\n  a.forEach((x) => {\n    g(x);\n  });\n}\n'
+    assert long_js_functions(source, 5) == [(1, 6)]
+    assert long_js_functions(source, 2) == [(1, 6), (3, 3)]
+    assert long_js_functions(source, 6) == []
+
+
+def test_no_js_function_over_the_limit() -> None:
+    folder = os.path.join(ROOT, "gui", "static")
+    too_long = []
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".js"):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                too_long += [f"{name}:{line} ({n} lines)" for line, n in long_js_functions(f.read(), MAX_FUNCTION_LINES)]
+    assert too_long == [], f"functions over {MAX_FUNCTION_LINES} lines: {too_long}"
+    assert long_js_functions("function wired() {\n" + "  x();\n" * 200 + "}\n", MAX_FUNCTION_LINES) == [(1, 202)]
 
 
 def module_names(package: str) -> Iterator[str]:

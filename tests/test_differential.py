@@ -41,7 +41,7 @@ import pytest
 from engine import FenError, Position, move_to_san, move_to_uci, parse_san
 from engine.bits import COMPILED
 from engine.tables import CASTLES
-from support.fenbuild import compact_fen
+from fenbuild import compact_fen
 
 V = "alice"
 # Seeds 0..7 on the compiled build, each chunk POSITIONS_PER_CHUNK positions (2,000 in all); the

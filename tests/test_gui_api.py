@@ -287,6 +287,7 @@ def test_load_and_export_pgn(board: Board) -> None:
     assert game.headers["White"] == "Alice fan"
     assert [m.uci() for m in game.mainline_moves()] == ["e2e4", "d7d5", "f1e2", "d5e4", "e2b5"]
     assert "Bb5/A#" in answer["pgn"]
+    assert "FEN" not in game.headers and "SetUp" not in game.headers  # from the start position: no set-up tags
 
 
 def test_exported_pgn_has_date_evals_variations_and_a_standard_termination(board: Board) -> None:
@@ -336,6 +337,7 @@ def test_pgn_without_variant_tag_and_from_a_position(board: Board) -> None:
     assert state["moves"] == ["a8=Q/B"] and state["rootFen"] == fen
     exported = chess.pgn.read_game(io.StringIO(board.get("/api/pgn")[1]["pgn"]))
     assert exported is not None and exported.board().fen() == fen
+    assert exported.headers["FEN"] == fen and exported.headers["SetUp"] == "1"  # set up: FEN with SetUp "1"
     assert exported.end().board().piece_at(chess.A8) == chess.Piece.from_symbol("Q")
 
 

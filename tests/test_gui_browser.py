@@ -321,6 +321,37 @@ def test_a_phone_shows_the_whole_page_with_square_boards_and_the_bar(phone: Page
     assert page.evaluate("document.documentElement.scrollWidth") == width
 
 
+def test_a_phone_in_play_keeps_your_clock_and_the_status_in_view(chromium: Browser, board: Board) -> None:
+    """390 x 844 (a phone held upright), a clocked game in Play: both boards, your clock and the
+    status line are all in the first screen, so nothing has to be scrolled while playing."""
+    width, height = 390, 844
+    context = chromium.new_context(viewport={"width": width, "height": height}, has_touch=True, is_mobile=True)
+    try:
+        page, errors = open_page(context, board)
+        page.click('#modes button[data-mode="play"]')
+        page.select_option("#opp-strength", FAST)
+        page.select_option("#clock-choice", "300+3")
+        page.click('#side button[data-side="white"]')
+        page.click("#new-game")
+        page.locator('#board-A .square[data-square="e2"]').tap()
+        page.locator('#board-A .square[data-square="e4"]').tap()
+        expect(moves(page)).to_have_count(2)  # the engine answered: your move, your clock running
+        page.evaluate("window.scrollTo(0, 0)")
+        assert page.evaluate("document.documentElement.scrollWidth") == width
+        own_clock = page.locator('#player-bottom .clock[data-color="white"]')
+        expect(own_clock).to_have_class(_has("running"))
+        for part in ("#board-A", "#board-B", "#player-bottom", '#player-bottom .clock[data-color="white"]', "#status"):
+            found = box(page.locator(part))
+            assert found["y"] >= 0 and found["y"] + found["height"] <= height, (part, found)  # in the first screen
+            assert found["x"] >= 0 and found["x"] + found["width"] <= width, (part, found)
+        assert_square_boards(page)
+        assert box(page.locator("#board-A"))["width"] >= 8 * 30  # squares a finger can still hit
+        page.screenshot(path=str(OUTPUT / "phone-play-390.png"))
+        assert not errors, errors
+    finally:
+        context.close()
+
+
 def test_the_bar_label_is_never_clipped(page: Page) -> None:
     page.click('#modes button[data-mode="analyse"]')
     page.click("#ana-new")
@@ -438,6 +469,29 @@ def test_play_hides_the_engine_lines_until_asked_and_clears_them_on_take_back(pa
     expect(page.locator("#lines tr")).to_have_count(0)  # panel and bar agree: nothing for this position
     expect(page.locator("#no-lines")).to_have_text("No engine lines for this position.")
     expect(page.locator("#evaltext")).to_have_text("")
+
+
+@pytest.mark.parametrize("phone", [390], indirect=True)
+def test_a_hidden_bar_leaves_no_empty_column(phone: Page, page: Page) -> None:
+    """While the evaluation bar is hidden (Play, the engine's lines not shown) its column is gone:
+    the boards, the players and the status line start where the bar was, and the boards are
+    never smaller for it."""
+    for current in (page, phone):
+        start_play(current)
+        wrap = current.locator("#evalbar-wrap")
+        expect(wrap).to_be_hidden()  # hidden in Play: no column left for it
+        hidden_board = box(current.locator("#board-A"))
+        for follower in ("#player-bottom", "#status"):
+            assert abs(box(current.locator(follower))["x"] - hidden_board["x"]) <= 1, follower  # flush with the board
+        current.check("#show-lines")
+        expect(wrap).to_be_visible()
+        bar, shown_board = box(wrap), box(current.locator("#board-A"))
+        assert shown_board["x"] >= bar["x"] + bar["width"]  # the bar beside the board again
+        assert hidden_board["x"] <= bar["x"] + 1  # hidden, the board had taken the bar's place
+        assert hidden_board["width"] >= shown_board["width"]
+        assert_square_boards(current)
+        current.uncheck("#show-lines")
+        expect(wrap).to_be_hidden()
 
 
 def test_resign_asks_first(page: Page, board: Board) -> None:

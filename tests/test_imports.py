@@ -228,3 +228,95 @@ def test_the_documented_picture_is_true() -> None:
     must -= {"engine.__init__", "search.__init__"}
     assert must <= set(documented), f"not in the picture: {sorted(must - set(documented))}"
     assert derived_picture(graph, set(documented)) == documented
+
+
+# ---------------------------------------------------------------- the web board's ES modules
+STATIC = os.path.join(ROOT, "gui", "static")
+# ``import ... from "./x.js"``, ``import "./x.js"``, ``export ... from "./x.js"`` and ``import("./x.js")``.
+JS_IMPORT = re.compile(r"""(?:\bimport\s*(?:[\w*{}\s,$]+\s*from\s*)?|\bexport\s+[\w*{}\s,$]+\s*from\s*|\bimport\s*\(\s*)["'](\.{1,2}/[^"']+)["']""")
+
+
+def js_import_graph(folder: str) -> dict[str, set[str]]:
+    """File name -> the files it imports, for every ``.js`` module in ``folder`` (relative
+    specifiers only: the page loads nothing else)."""
+    graph: dict[str, set[str]] = {}
+    for name in sorted(os.listdir(folder)):
+        if not name.endswith(".js"):
+            continue
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            source = f.read()
+        targets = {os.path.normpath(spec).replace(os.sep, "/") for spec in JS_IMPORT.findall(source)}
+        graph[name] = {t for t in targets if t != name}
+    return graph
+
+
+def test_the_js_walk_sees_every_kind_of_import(tmp_path: pathlib.Path) -> None:
+    (tmp_path / "a.js").write_text('import { x, y } from "./b.js";\nimport "./c.js";\nexport { z } from "./d.js";\n')
+    (tmp_path / "b.js").write_text('const m = await import("./a.js");\n// "./e.js" in a comment is no import\n')
+    (tmp_path / "c.js").write_text("import * as all from './b.js';\n")
+    (tmp_path / "d.js").write_text("export const z = 1;\n")
+    graph = js_import_graph(str(tmp_path))
+    assert graph == {"a.js": {"b.js", "c.js", "d.js"}, "b.js": {"a.js"}, "c.js": {"b.js"}, "d.js": set()}
+    assert cycles(graph) == [("a.js", "b.js", "c.js")]
+
+
+def test_no_import_cycle_among_the_web_board_modules() -> None:
+    """The page's ES modules (gui/static) import one another without a cycle: a module shared
+    by two others holds what they share (view.js: the flipped board, the preview)."""
+    graph = js_import_graph(STATIC)
+    assert {"api.js", "boards.js", "view.js"} <= graph["app.js"]  # the walk sees the entry's imports
+    assert cycles(graph) == [], f"import cycles in gui/static: {cycles(graph)}"
+
+
+# ---------------------------------------------------------------- scripts stand alone
+SCRIPTS = os.path.join(ROOT, "scripts")
+TESTS = os.path.join(ROOT, "tests")
+# What an engine process is started with; the one UCI client (alice_match.uci_process) may.
+ENGINE_PROCESS_CALLS = {"Popen", "create_subprocess_exec", "create_subprocess_shell", "popen_uci", "SimpleEngine"}
+UCI_CLIENT = os.path.join(SCRIPTS, "alice_match", "uci_process.py")
+
+
+def python_files(folder: str) -> list[str]:
+    return sorted(
+        os.path.join(dirpath, name) for dirpath, _, names in os.walk(folder) for name in names if name.endswith(".py")
+    )
+
+
+def test_scripts_import_nothing_from_tests() -> None:
+    """A script runs from a checkout or an install without tests/: it imports no module of
+    tests/ (``support``, a ``test_*`` module, ``conftest``, ``tests``) and puts no tests folder
+    on ``sys.path``."""
+    test_modules = {"support", "tests", "conftest", "engines"} | {
+        name[:-3] for name in os.listdir(TESTS) if name.startswith("test_") and name.endswith(".py")
+    }
+    found: list[str] = []
+    for path in python_files(SCRIPTS):
+        with open(path, encoding="utf-8") as f:
+            source = f.read()
+        where = os.path.relpath(path, ROOT)
+        for node in _import_nodes(ast.parse(source, path)):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            if node.__class__ is ast.ImportFrom and node.level:
+                continue  # relative: inside its own package
+            found += [f"{where}: imports {n}" for n in names if n.split(".")[0] in test_modules]
+        if re.search(r"""sys\.path.*["']tests["']""", source):
+            found.append(f"{where}: puts tests/ on sys.path")
+    assert found == [], found
+
+
+def test_only_the_uci_client_starts_engine_processes() -> None:
+    """scripts/ drives engine processes through one client, ``alice_match.uci_process`` (the
+    web board uses python-chess's ``chess.engine``): no other module of scripts/ starts a
+    process with a pipe to talk to (``subprocess.Popen``, asyncio's subprocesses, python-chess's
+    ``popen_uci``/``SimpleEngine``); ``subprocess.run`` of a finished command is no client."""
+    found: list[str] = []
+    for path in python_files(SCRIPTS):
+        if path == UCI_CLIENT:
+            continue
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        for node in ast.walk(tree):
+            name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
+            if name in ENGINE_PROCESS_CALLS:
+                found.append(f"{os.path.relpath(path, ROOT)}:{node.lineno}: {name}")
+    assert found == [], found

@@ -17,7 +17,7 @@ from engine import STARTING_FEN, Position, parse_uci
 from engine.bits import unsigned
 from engine.position import PSQ
 from engine.tables import BB_LEN, OCC_A, OCC_B, OCC_BLACK, OCC_WHITE
-from support.fenbuild import compact_fen
+from fenbuild import compact_fen
 
 Snapshot = tuple
 

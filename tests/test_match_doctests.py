@@ -8,10 +8,10 @@ import types
 import pytest
 
 import support.matchargs as matchargs
-from alice_match import game, report, schedule, standings, stats, tc
+from alice_match import game, report, schedule, standings, stats, tc, uci_process
 
 
-@pytest.mark.parametrize("module", [schedule, standings, report, game, stats, tc, matchargs])
+@pytest.mark.parametrize("module", [schedule, standings, report, game, stats, tc, uci_process, matchargs])
 def test_docstring_examples(module: types.ModuleType) -> None:
     failed, attempted = doctest.testmod(module)
     assert attempted > 0 and failed == 0

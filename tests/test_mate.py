@@ -14,11 +14,11 @@ from bench_mate import read_epd
 from engine.notation import move_to_uci, parse_uci
 from engine.position import Position
 from find_mates import compare, sample
+from mate_solver import is_mate, move_mates_within, shortest_mate
 from search.limits import Iteration, Limits, Result
 from search.mate import FALLBACK_DEPTH
 from search.search import Searcher
 from support.engine_process import Uci
-from support.mate_solver import is_mate, move_mates_within, shortest_mate
 
 MATES = read_epd(os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "mates.epd"))
 SHORT = [m for m in MATES if m[1] <= 2]

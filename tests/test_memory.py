@@ -11,17 +11,17 @@
 
 from __future__ import annotations
 
-import subprocess
 import threading
-import time
 import tracemalloc
 
+from alice_match.uci_process import EngineConfig, UciProcess
 from engine.position import Position
 from search.bench import BENCH_FENS
 from search.limits import Limits
 from search.search import Searcher
-from support.installed import CHILD_CWD, default_sigint, engine_command
+from support.installed import CHILD_CWD, engine_command
 
+SEARCH_TIMEOUT = 120.0  # seconds for the handshake (a 256 MB table made) and the search
 RSS_SLACK_MB = 60  # resident size beyond the table and a Hash 1 engine's own, allowed
 HASH_MB = 256
 PEAK_SLACK = 256 * 1024  # bytes a warm search may hold at its peak above where it started
@@ -37,31 +37,19 @@ def resident_mb(pid: int) -> float:
 
 
 def engine_rss_after_search(hash_mb: int) -> float:
-    """Resident MB of an engine process after ``setoption Hash`` and a 2,000-node search."""
-    proc = subprocess.Popen(
-        engine_command(),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        cwd=CHILD_CWD,
-        text=True,
-        preexec_fn=default_sigint,
-    )
-    assert proc.stdin is not None and proc.stdout is not None
+    """Resident MB of an engine process after ``setoption Hash`` and a 2,000-node search (the
+    project's UCI client, ``alice_match.uci_process``, drives it)."""
+    config = EngineConfig.from_argv(engine_command(), dir=CHILD_CWD)
+    config.options["Hash"] = str(hash_mb)
+    engine = UciProcess(config)
     try:
-        proc.stdin.write(f"uci\nsetoption name Hash value {hash_mb}\nisready\n")
-        proc.stdin.write("position startpos moves e2e4 d7d5\ngo nodes 2000\n")
-        proc.stdin.flush()
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            assert line, "the engine exited"
-            if line.startswith("bestmove"):
-                return resident_mb(proc.pid)
-        raise AssertionError("no bestmove")
+        engine.start(SEARCH_TIMEOUT)
+        engine.position(None, ["e2e4", "d7d5"])
+        engine.go("nodes 2000", SEARCH_TIMEOUT)
+        assert engine.pid is not None
+        return resident_mb(engine.pid)
     finally:
-        proc.kill()
-        proc.wait()
+        engine.kill()
 
 
 def test_hash_bounds_the_resident_size() -> None:

@@ -13,10 +13,10 @@ import threading
 import pytest
 
 from engine.position import Position
+from mate_solver import shortest_mate
 from search.limits import Limits
 from search.search import Searcher
 from support.installed import CHILD_CWD, engine_command
-from support.mate_solver import shortest_mate
 from tablebase.ending import PAWN, Ending, ending, locate
 from tablebase.fileformat import TableFileError, read_table, write_table
 from tablebase.generate import generate

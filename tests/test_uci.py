@@ -404,7 +404,7 @@ def test_ponderhit_at_once_still_moves_in_time(uci: Uci) -> None:
     uci.send("go ponder wtime 1000 btime 1000")
     sent = uci.send("ponderhit")
     best, ponder, _ = uci.bestmove(timeout=3)
-    assert time.perf_counter() - sent < 2.0  # a lost ponderhit would never answer
+    assert time.monotonic() - sent < 2.0  # a lost ponderhit would never answer
     assert_legal("position startpos moves e2e4", best, ponder)
 
 
@@ -521,7 +521,7 @@ def test_quit_during_search_is_quick() -> None:
     time.sleep(0.3)
     sent = engine.send("quit")
     assert engine.proc.wait(5) == 0
-    assert time.perf_counter() - sent < 2.0
+    assert time.monotonic() - sent < 2.0
     assert b"Traceback" not in engine.stderr
 
 

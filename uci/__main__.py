@@ -7,10 +7,13 @@ exit (2 if it was refused). ``alice-engine --version``: the version and the buil
 ``alice-engine gui ...`` starts the web board instead (see ``gui.cli``); ``alice-engine tb ...``
 generates endgame tablebases (``tablebase.cli``). ``-h``/``--help``
 prints the modes (``uci.usage``); any other command line prints them on stderr, exit 2.
+With ``ALICE_TUNE`` set, the named search and evaluation constants take the values given
+first (``search.tuning``: the pure build or a tuning build); a bad value is one error line, exit 2.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -44,6 +47,14 @@ def main(argv: list[str] | None = None) -> int:
 
         print(f"{PROGRAM} {version_line()}")
         return 0
+    if os.environ.get("ALICE_TUNE"):  # tuning (SPSA): the module is not even imported without it
+        from search.tuning import TuneError, apply_environment
+
+        try:
+            apply_environment()
+        except TuneError as error:
+            print(f"{PROGRAM}: {error}", file=sys.stderr)
+            return EXIT_USAGE
     try:
         from uci.shared import Output
 

@@ -31,7 +31,8 @@ Choices where the protocol is silent:
 * ``lift`` is answered with the legal moves of the lifted piece (``highlight``); a piece
   of the side not to move (a premove) gets no squares. Castling is entered by lifting the
   rook, as its first leg goes onto its king (see ``uci.xboard_board``).
-* ``memory`` resizes the hash table only when no search runs; ``sd`` and ``st``/``level``
+* ``memory`` resizes the hash table, and ``cores N`` sets the number of search threads (the
+  UCI option ``Threads``: helper processes, ``search.workers``), only when no search runs; ``sd`` and ``st``/``level``
   apply together; the clock of a side is ``time``/``otim`` when given, else the ``level``
   base time. Negative clocks count as 0.
 """
@@ -49,6 +50,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Final, TextIO, TypeVar
 
 from engine import Move, Position
+from search.helper import MAX_THREADS, WorkerStartError
 from search.limits import Iteration, Limits, Result
 from search.thinker import Thinker, ThinkerBusyError
 from uci.display import diagram
@@ -104,7 +106,7 @@ def feature_lines() -> list[str]:
     name = f"{ENGINE_NAME} {engine_version()}".replace('"', "'")
     return [
         f'feature myname="{name}" variants="{VARIANT}" usermove=1 setboard=1 ping=1 playother=1 '
-        "highlight=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 time=1 nps=0 debug=1 reuse=1",
+        "highlight=1 sigint=0 sigterm=0 colors=0 analyze=1 memory=1 smp=1 time=1 nps=0 debug=1 reuse=1",
         "feature done=1",
     ]
 
@@ -230,6 +232,7 @@ class CecpEngine:
             self._cancel(keep_analysis=False)
         finally:
             self.out.close()
+            self.thinker.close()
 
     # ------------------------------------------------------------ handshake and settings
     def cmd_noop(self, args: list[str]) -> None:
@@ -260,6 +263,13 @@ class CecpEngine:
     def cmd_memory(self, args: list[str]) -> None:
         megabytes = _number_arg(args, "memory needs a size in MB", int)
         self.thinker.resize(max(1, min(MAX_HASH_MB, megabytes)))
+
+    def cmd_cores(self, args: list[str]) -> None:
+        cores = _number_arg(args, "cores needs a number of threads", int)
+        try:
+            self.thinker.set_threads(max(1, min(MAX_THREADS, cores)))
+        except WorkerStartError as exc:
+            raise CommandError(f"cores: {exc}; searching with 1 thread") from None
 
     def cmd_ping(self, args: list[str]) -> None:
         number = " ".join(args)
@@ -588,6 +598,7 @@ class CecpEngine:
         "exit": cmd_exit,
         ".": cmd_status,
         "memory": cmd_memory,
+        "cores": cmd_cores,
         "result": cmd_result,
         "ping": cmd_ping,
         "quit": cmd_quit,

@@ -43,6 +43,7 @@ from collections.abc import Callable
 from typing import ClassVar, Final, TextIO
 
 from engine import STARTING_FEN, Move, Position, divide, move_to_uci
+from search.helper import MAX_THREADS, WorkerStartError
 from search.limits import Limits, Result
 from search.search import MAX_DEPTH, Searcher
 from search.skill import ELO_MAX, ELO_MIN, SKILL_MAX, skill_from_options
@@ -106,6 +107,7 @@ class UciEngine:
             [
                 ComboOption("UCI_Variant", VARIANT, [VARIANT]),
                 SpinOption("Hash", DEFAULT_HASH_MB, 1, MAX_HASH_MB, on_change=self._on_hash),
+                SpinOption("Threads", 1, 1, MAX_THREADS, on_change=self._on_threads),
                 ButtonOption("Clear Hash", on_change=self._on_clear_hash),
                 SpinOption("MultiPV", 1, 1, MAX_MULTIPV),
                 SpinOption("Move Overhead", DEFAULT_MOVE_OVERHEAD, 0, MAX_MOVE_OVERHEAD),
@@ -146,6 +148,7 @@ class UciEngine:
             self.cmd_stop([])
         finally:
             self.out.close()
+            self.thinker.close()
 
     # ------------------------------------------------------------ simple commands
     def cmd_uci(self, args: list[str]) -> None:
@@ -184,6 +187,14 @@ class UciEngine:
         self.thinker.require_idle("setoption name Hash")
         assert isinstance(value, int)
         self.thinker.resize(value)
+
+    def _on_threads(self, value: Value) -> None:
+        self.thinker.require_idle("setoption name Threads")
+        assert isinstance(value, int)
+        try:
+            self.thinker.set_threads(value)
+        except WorkerStartError as exc:
+            raise CommandError(f"setoption name Threads: {exc}; searching with 1 thread") from None
 
     def _on_clear_hash(self, value: Value) -> None:
         self.thinker.require_idle("setoption name Clear Hash")

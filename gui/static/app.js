@@ -13,8 +13,9 @@
 //   controls.js  status, players, the mode cards, options, FEN/PGN
 //   sounds.js    move and capture sounds (Web Audio)
 //   notation.js  move numbers, labels, figurines;  prefs.js  the player's saved preferences
+//   view.js      what the page shows besides the state: flipped, the piece picked up, a preview
 import { onState, poll, store } from "./api.js";
-import { buildBoards, closePromotion, promotionOpen, renderBoards, setFlipped, view, wireBoards } from "./boards.js";
+import { buildBoards, closePromotion, promotionOpen, renderBoards, setFlipped, wireBoards } from "./boards.js";
 import { startClockTicks } from "./clocks.js";
 import { fillEngineSelects, renderControls, renderPlayers, renderStatus, syncControls, wireControls } from "./controls.js";
 import { renderEngine, wireEngine } from "./engine.js";
@@ -22,6 +23,7 @@ import { renderGraph, wireGraph } from "./graph.js";
 import { renderMoves, step, wireMoves } from "./moves.js";
 import { pref } from "./prefs.js";
 import { soundFor, unlockSounds } from "./sounds.js";
+import { view } from "./view.js";
 
 function render() {
   if (!store.state) {

@@ -7,17 +7,12 @@
 import { $, post, store } from "./api.js";
 import { pref } from "./prefs.js";
 import { addOverlay, clearShapes, drawShapes, wireShapes } from "./shapes.js";
+import { view } from "./view.js";
 
 const FILES = "abcdefgh";
 const PIECE_NAMES = { p: "P", n: "N", b: "B", r: "R", q: "Q", k: "K" };
 const PROMOTIONS = ["q", "r", "b", "n"];
 const DRAG_THRESHOLD = { mouse: 4, pen: 6, touch: 10 }; // pixels a press travels before it is a drag
-
-export const view = {
-  flipped: false, // Black at the bottom
-  selected: null, // square name of the piece picked up
-  preview: null, // {key, position: {pieces, lastMove, check}, label}: shown instead of the game's position
-};
 
 let drag = null; // {square, startX, startY, active, ghost, size, threshold, again}
 let promotionPending = null; // {from, to}

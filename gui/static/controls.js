@@ -2,11 +2,12 @@
 // cards (Play, Analyse, Watch) with their menus and buttons, the options under the boards,
 // and the position/game card (FEN, PGN).
 import { $, getJson, post, showMessage, showNotice, store } from "./api.js";
-import { setFlipped, view } from "./boards.js";
+import { setFlipped } from "./boards.js";
 import { renderClocks } from "./clocks.js";
 import { moveLabel, positionLabel } from "./notation.js";
 import { pref, setPref } from "./prefs.js";
 import { unlockSounds } from "./sounds.js";
+import { view } from "./view.js";
 
 function sideName(color) {
   return color === "white" ? "White" : "Black";

@@ -8,7 +8,7 @@
 import { $, getJson, post, store } from "./api.js";
 import { displaySan, positionLabel } from "./notation.js";
 import { pref, setPref } from "./prefs.js";
-import { view } from "./boards.js";
+import { view } from "./view.js";
 
 const EVAL_SCALE = 400; // centipawns at which the bar is about three quarters full
 
@@ -79,6 +79,7 @@ export function renderEngine() {
       ? "Thinking…"
       : "No engine lines for this position.";
   $("evalbar-wrap").classList.toggle("hidden-eval", hidden);
+  document.documentElement.classList.toggle("eval-off", hidden); // its column gone: the boards take the room
   renderEvalBar(hidden ? null : lines.length ? lines[0].score : state.evals[state.ply]);
   if (view.preview && !stillThere(state)) {
     endPreview();

@@ -5,7 +5,7 @@
 // server (and in the PGN as [%cal]/[%csl]). A square of board B is named with the files
 // i-p, as in the 16-wide FEN: e4 on board B is "m4".
 import { post, store } from "./api.js";
-import { view } from "./boards.js";
+import { view } from "./view.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const FILES_A = "abcdefgh";

@@ -1,5 +1,9 @@
 """One UCI engine process: start, handshake, options, ``go`` with a deadline, stop, kill.
 
+The project's one UCI client: the match runner, and every tool that drives an engine
+process (``scripts/compare_depth.py``, ``scripts/bench_latency.py``,
+``scripts/make_openings.py``, ``scripts/tune``'s reference labeller) use this class.
+
 A reader thread timestamps every line the engine prints and queues it, so the runner can
 wait for ``bestmove`` with a deadline and measure thinking time from the moment ``go``
 was written to the moment ``bestmove`` was read. A process that exits (or closes its
@@ -21,6 +25,7 @@ reaped it yet (``alive()`` is false from the moment the reader sees the end of i
 
 from __future__ import annotations
 
+import io
 import os
 import queue
 import shlex
@@ -30,8 +35,9 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import IO, Any, cast
 
 VARIANT = "alice"
 REAP_TIMEOUT = 5.0  # seconds to wait for a killed process group's leader to be reaped
@@ -75,7 +81,7 @@ def quote(line: str) -> str:
     reason ends at the last one).
 
     >>> quote("bestmovefoo"), quote("a, b" + "x" * 100)[-6:]
-    ("'bestmovefoo'", "xxx'...")
+    ("'bestmovefoo'", "xx'...")
     """
     text = repr(line[:QUOTE_LIMIT]).replace(", ", ",")
     return text + ("..." if len(line) > QUOTE_LIMIT else "")
@@ -110,6 +116,16 @@ class EngineConfig:
     options: dict[str, str] = field(default_factory=dict)
     restart: bool = False  # a fresh process for every game
     ponder: bool = False  # think on the opponent's time (if the engine offers Ponder)
+
+    @classmethod
+    def from_argv(cls, argv: Sequence[str], name: str | None = None, dir: str | None = None) -> EngineConfig:
+        """A config that runs ``argv`` as it is: a program and its arguments, no shell splitting
+        (the tools' ``--engine`` commands, already split).
+
+        >>> EngineConfig.from_argv(["/no such/engine", "-m", "uci"]).argv()
+        ['/no such/engine', '-m', 'uci']
+        """
+        return cls(cmd=shlex.quote(argv[0]), name=name, args=list(argv[1:]), dir=dir)
 
     def argv(self) -> list[str]:
         """The command line: ``cmd`` (split like a shell when it has spaces and is no file) plus ``arg=`` values."""
@@ -212,17 +228,30 @@ class UciProcess:
     """A running UCI engine. All waits take a timeout in seconds and raise ``Stalled``."""
 
     def __init__(
-        self, config: EngineConfig, log: Callable[[str], None] | None = None, show_stderr: bool = False
+        self,
+        config: EngineConfig,
+        log: Callable[[str], None] | None = None,
+        show_stderr: bool = False,
+        *,
+        stderr_file: IO[Any] | None = None,
+        max_queued: int = LINE_QUEUE,
+        preexec_fn: Callable[[], None] | None = None,
     ) -> None:
         """``log`` receives every line sent and read (and warnings); ``show_stderr`` lets the
-        engine's stderr through to ours (else it is discarded)."""
+        engine's stderr through to ours (else it is discarded, or written to ``stderr_file``).
+        ``max_queued`` lines are read ahead (0: no bound, for a caller that reads late, as the
+        black-box tests do); ``preexec_fn`` runs in the child before the engine (the tests:
+        Ctrl-C as in a terminal; not from a threaded runner)."""
         self.config = config
         self.log = log
         self.id_name: str | None = None
         self.options: dict[str, str] = {}  # name -> type line
-        self._lines: queue.Queue[tuple[float, str | None]] = queue.Queue(LINE_QUEUE)
+        self._max_queued = max_queued
+        self._lines: queue.Queue[tuple[float, str | None]] = queue.Queue(max_queued)
         self._proc: subprocess.Popen[str] | None = None
         self._show_stderr = show_stderr
+        self._stderr_file = stderr_file
+        self._preexec_fn = preexec_fn
         self._reader: threading.Thread | None = None
         self._write_lock = threading.Lock()
         self._ended = threading.Event()  # the reader saw the end of the engine's output
@@ -246,15 +275,30 @@ class UciProcess:
     def pid(self) -> int | None:
         return self._proc.pid if self._proc else None
 
+    @property
+    def process(self) -> subprocess.Popen[str] | None:
+        """The running process (for a test that closes its input or signals it)."""
+        return self._proc
+
     def start(self, timeout: float = 10.0) -> None:
         """Launch, ``uci`` handshake, ``UCI_Variant alice`` if offered, the configured options, ``isready``."""
+        self.launch()
+        try:
+            self._handshake(timeout)
+        except EngineError as error:
+            raise type(error)(self._handshake_failure(error)) from None
+
+    def launch(self) -> None:
+        """Start the process and its reader, and say nothing to it (``start`` goes on with the
+        handshake; the black-box tests speak to the engine line by line themselves)."""
         argv = self.config.argv()
+        stderr: IO[Any] | int | None = None if self._show_stderr else subprocess.DEVNULL
         try:
             self._proc = subprocess.Popen(
                 argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=None if self._show_stderr else subprocess.DEVNULL,
+                stderr=self._stderr_file if self._stderr_file is not None else stderr,
                 cwd=self.config.dir or None,
                 encoding="utf-8",
                 errors="replace",  # bytes that are not UTF-8 do not end the connection
@@ -262,10 +306,11 @@ class UciProcess:
                 # Its own session: a Ctrl-C in the terminal reaches the runner only, which then
                 # stops the engines itself (an engine dying of the Ctrl-C would look like a crash).
                 start_new_session=True,
+                preexec_fn=self._preexec_fn,
             )
         except OSError as error:
             raise EngineError(f"cannot start engine {argv!r}: {error}") from None
-        self._lines = queue.Queue(LINE_QUEUE)
+        self._lines = queue.Queue(self._max_queued)
         self._ended = threading.Event()
         self._closing = threading.Event()
         self._broken = False
@@ -275,10 +320,6 @@ class UciProcess:
             target=self._read, args=(self._proc, self._lines, self._ended, self._closing), daemon=True
         )
         self._reader.start()
-        try:
-            self._handshake(timeout)
-        except EngineError as error:
-            raise type(error)(self._handshake_failure(error)) from None
 
     def _handshake(self, timeout: float) -> None:
         self.send("uci")
@@ -373,7 +414,8 @@ class UciProcess:
             self._proc is not None and not self._ended.is_set() and not self._broken and self._proc.poll() is None
         )
 
-    def send(self, line: str) -> None:
+    def send(self, line: str) -> float:
+        """Write one line; the moment it was flushed (``time.monotonic``, as the read lines' stamps)."""
         if self.log:
             self.log(f"{self.name} <  {line}")
         proc = self._proc
@@ -383,9 +425,42 @@ class UciProcess:
             with self._write_lock:
                 proc.stdin.write(line + "\n")
                 proc.stdin.flush()
+                return time.monotonic()
         except (OSError, ValueError):
             self._broken = True
             raise Disconnected(f"engine {self.name} closed its input") from None
+
+    def send_bytes(self, data: bytes) -> float:
+        """Write ``data`` as it is (no newline added: malformed input for the black-box tests);
+        the moment it was flushed."""
+        proc = self._proc
+        if proc is None or proc.stdin is None:
+            raise Disconnected(f"engine {self.name} is not running")
+        try:
+            with self._write_lock:
+                proc.stdin.flush()  # the text written before goes first
+                raw = cast(io.TextIOWrapper, proc.stdin).buffer
+                raw.write(data)
+                raw.flush()
+                return time.monotonic()
+        except (OSError, ValueError):
+            self._broken = True
+            raise Disconnected(f"engine {self.name} closed its input") from None
+
+    def read_line(self, timeout: float) -> tuple[float, str]:
+        """The next line and when it was read, waiting at most ``timeout`` seconds (``Stalled``;
+        ``Disconnected`` once its output has ended). Unlike the waits of the protocol, a line
+        that arrives late is still returned, never dropped: for callers that read every line."""
+        try:
+            stamp, line = self._lines.get(timeout=max(0.0, timeout))
+        except queue.Empty:
+            raise Stalled(f"engine {self.name} printed nothing within {timeout:g} s") from None
+        if line is None:
+            self._lines.put((stamp, None))
+            raise Disconnected(f"engine {self.name} closed its output")
+        if isinstance(line, CutLine):
+            raise MalformedOutputError(self.name, line, f"a line of more than {MAX_LINE_CHARS} characters")
+        return stamp, line
 
     def _next_line(self, deadline: float | None, waiting_for: str) -> str:
         stamped = self._next_stamped(deadline, waiting_for)
@@ -410,7 +485,28 @@ class UciProcess:
             raise Stalled(f"engine {self.name} did not send {waiting_for} in time")
         return stamp, line
 
+    def wait_for(self, prefix: str, timeout: float) -> tuple[float, list[str]]:
+        """Read until a line that starts with ``prefix``: when it was read (``time.monotonic``)
+        and the lines up to and including it. For tools that time or read lines themselves
+        (``bench_latency``); ``Stalled`` after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        seen: list[str] = []
+        while True:
+            stamp, line = self._next_stamped(deadline, prefix)
+            seen.append(line)
+            if line.startswith(prefix):
+                return stamp, seen
+
     # ------------------------------------------------------------- commands
+    def set_if_offered(self, name: str, value: str) -> bool:
+        """``setoption`` for ``name`` (in any case, sent with the engine's spelling) if the
+        engine offers it; whether it did (``Hash`` and ``Threads`` where an engine has them)."""
+        for offered in self.options:
+            if offered.lower() == name.lower():
+                self.setoption(offered, value)
+                return True
+        return False
+
     def setoption(self, name: str, value: str) -> None:
         if name not in self.options and self.log:
             self.log(f"warning: engine {self.name} has no option {name!r}; sending it anyway")
@@ -435,13 +531,16 @@ class UciProcess:
             text += " moves " + " ".join(moves)
         self.send(text)
 
-    def go(self, go_args: str, timeout: float | None) -> SearchResult:
-        """Send ``go <args>`` and wait for ``bestmove`` until ``timeout`` seconds pass."""
+    def go(
+        self, go_args: str, timeout: float | None, on_info: Callable[[str], None] | None = None
+    ) -> SearchResult:
+        """Send ``go <args>`` and wait for ``bestmove`` until ``timeout`` seconds pass;
+        ``on_info`` sees each ``info`` line as it is read (a tool that wants more than ``Info``)."""
         # Stale lines (a late bestmove of an earlier search) must not answer this go.
         self._drain()
         started = time.monotonic()
         self.send(f"go {go_args}".strip())
-        return self._bestmove(started, timeout)
+        return self._bestmove(started, timeout, on_info)
 
     def go_ponder(self, go_args: str) -> None:
         """Send ``go ponder <args>`` and return at once; ``ponderhit`` or ``stop_search`` ends it."""
@@ -457,13 +556,17 @@ class UciProcess:
         self.send("ponderhit")
         return self._bestmove(started, timeout)
 
-    def _bestmove(self, started: float, timeout: float | None) -> SearchResult:
+    def _bestmove(
+        self, started: float, timeout: float | None, on_info: Callable[[str], None] | None = None
+    ) -> SearchResult:
         deadline = None if timeout is None else started + timeout
         info = Info()
         while True:
             stamp, line = self._next_stamped(deadline, "bestmove")
             if line.startswith("info "):
                 parse_info(line, info)
+                if on_info is not None:
+                    on_info(line)
             elif line.startswith("bestmove"):
                 tokens = line.split()
                 if tokens[0] != "bestmove":

@@ -4,6 +4,10 @@
                              [--engine CMD] [--plies MIN MAX] [--sample P] [--random-fraction F]
                              [--play-nodes N] [--quiet-margin CP]
     python scripts/tune fit data.csv [--params NAME,NAME] [--k K] [--rounds R]
+    python scripts/tune spsa --params FILE.csv [--games N] [--tc TC | --tc nodes=N] [--pairs P]
+                             [--concurrency N | --cluster ADDRESS] [--state FILE.json] [--seed S]
+                             [--a-ratio A] [--alpha X] [--gamma X] [--engine CMD] [--engine-dir DIR]
+                             [--book FILE] [--match-args "ALICE-MATCH OPTIONS"]
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ if __package__ in (None, ""):  # run as `python scripts/tune`: the checkout and 
     sys.path[:0] = [os.path.dirname(_scripts), _scripts]
 
 from tune import data, fit
+from tune.spsa_command import add_spsa_parser
 
 
 def data_command(args: argparse.Namespace) -> int:
@@ -86,6 +91,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     refit.add_argument("--k", type=float, default=fit.SCALE_K, help="sigmoid scale in centipawns")
     refit.add_argument("--rounds", type=int, default=fit.ROUNDS, help="linearise-fit-round rounds")
     refit.set_defaults(run=fit_command)
+    add_spsa_parser(sub)
     return parser.parse_args(argv)
 
 

@@ -30,13 +30,12 @@ from __future__ import annotations
 import csv
 import os
 import random
-import shlex
-import subprocess
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
+from alice_match.uci_process import EngineConfig, UciProcess
 from engine import Position
 from search.limits import Iteration, Limits
 from search.score import INF, MATE_BOUND
@@ -53,7 +52,7 @@ PLAY_NODES: Final = 200  # nodes of our engine's move in the walks
 QUIET_MARGIN: Final = 30  # quiet: quiescence at most this many centipawns above the static evaluation
 LABEL_DEPTH: Final = 4  # default label search: go depth N (ours and a reference's)
 HASH_MB: Final = 16  # hash of the searches (ours and the reference's)
-UCI_TIMEOUT: Final = 60.0  # seconds a reference engine may take to answer one command
+UCI_TIMEOUT: Final = 60.0  # seconds a reference engine may take to answer one command (a search too)
 
 
 @dataclass
@@ -183,77 +182,24 @@ class OwnLabeller:
 
 
 class UciLabeller:
-    """A reference UCI engine, started from a command line (module docstring)."""
+    """A reference UCI engine, started from a command line (module docstring), through the
+    project's UCI client (``alice_match.uci_process``)."""
 
     def __init__(self, command: str, depth: int | None = LABEL_DEPTH, nodes: int | None = None) -> None:
-        self.go = f"go nodes {nodes}" if nodes is not None else f"go depth {depth}"
-        self.proc = subprocess.Popen(
-            shlex.split(command),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
-        self.send("uci")
-        options = self.wait("uciok")
-        for name, value in (("UCI_Variant", "alice"), ("Threads", "1"), ("Hash", str(HASH_MB))):
-            if any(line.startswith(f"option name {name} ") for line in options):
-                self.send(f"setoption name {name} value {value}")
-
-    def send(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def wait(self, prefix: str) -> list[str]:
-        """The engine's lines up to and including the first that starts with ``prefix``."""
-        assert self.proc.stdout is not None
-        lines: list[str] = []
-        timer = threading.Timer(UCI_TIMEOUT, self.proc.kill)
-        timer.start()
-        try:
-            for line in self.proc.stdout:
-                lines.append(line.strip())
-                if line.startswith(prefix):
-                    return lines
-        finally:
-            timer.cancel()
-        raise RuntimeError(f"the reference engine exited before {prefix!r}")
+        self.go_args = f"nodes {nodes}" if nodes is not None else f"depth {depth}"
+        self.process = UciProcess(EngineConfig(cmd=command))
+        self.process.start(UCI_TIMEOUT)  # UCI_Variant alice when offered
+        self.process.set_if_offered("Threads", "1")
+        self.process.set_if_offered("Hash", str(HASH_MB))
 
     def label(self, pos: Position) -> int | None:
-        self.send("ucinewgame")
-        self.send("isready")
-        self.wait("readyok")
-        self.send(f"position fen {pos.fen()}")
-        self.send(self.go)
-        return last_cp(self.wait("bestmove"))
+        """The last ``info ... score cp`` of ``go depth N`` (or ``nodes N``); ``None`` for a mate score."""
+        self.process.new_game(UCI_TIMEOUT)
+        self.process.position(pos.fen(), [])
+        return self.process.go(self.go_args, UCI_TIMEOUT).info.cp
 
     def close(self) -> None:
-        try:
-            self.send("quit")
-            self.proc.wait(5)
-        except (OSError, subprocess.TimeoutExpired):
-            self.proc.kill()
-            self.proc.wait()
-
-
-def last_cp(lines: Sequence[str]) -> int | None:
-    """The centipawns of the last ``info ... score`` line; ``None`` when it is a mate score.
-
-    >>> last_cp(["info depth 1 score cp 12 pv e2e4", "info depth 2 score cp -5", "bestmove e2e4"])
-    -5
-    >>> last_cp(["info depth 3 score mate 2", "bestmove d1h5"]) is None
-    True
-    """
-    score: int | None = None
-    for line in lines:
-        tokens = line.split()
-        if tokens[:1] == ["info"] and "score" in tokens:
-            i = tokens.index("score")
-            if i + 2 < len(tokens):
-                score = int(tokens[i + 2]) if tokens[i + 1] == "cp" else None
-    return score
+        self.process.quit()
 
 
 def make_rows(

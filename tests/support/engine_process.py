@@ -1,17 +1,28 @@
 """An engine started as a process and spoken to over stdin/stdout, as a GUI does: the
 UCI and CECP (XBoard) black-box tests build on it; ``Uci`` speaks UCI. Every read has a timeout, so a hung
 engine fails a test instead of hanging the run.
+
+A thin layer over the project's one engine client, ``alice_match.uci_process.UciProcess``
+(its process group, reader thread and timed reads), started without the UCI handshake: these
+tests check the engine's protocol handling itself, so they say every line (CECP lines too)
+and read every line raw. What they need beyond the client, and why: bytes as they are
+(``send(b"...")``: malformed input that is not UTF-8 or ends in ``\\r\\n``), the engine's stderr
+(no traceback may appear there), the process itself (close its input, Ctrl-C, the exit code),
+and lines matched by a regex with nothing dropped (the client's protocol waits skip what they
+do not need).
 """
 
 from __future__ import annotations
 
-import queue
 import re
 import subprocess
-import threading
+import tempfile
 import time
 
+from alice_match.uci_process import Disconnected, EngineConfig, EngineError, Stalled, UciProcess
 from support.installed import CHILD_CWD, default_sigint, engine_command
+
+UNBOUNDED = 0  # lines read ahead: a test may read late (queue.Queue's "no bound")
 
 
 class EngineProcess:
@@ -22,60 +33,59 @@ class EngineProcess:
     """
 
     def __init__(self, command: list[str] | None = None, args: tuple[str, ...] = ()) -> None:
-        self.proc = subprocess.Popen(
-            [*(command or engine_command()), *args],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=CHILD_CWD,
-            bufsize=0,
-            preexec_fn=default_sigint,
+        self._stderr_file = tempfile.TemporaryFile()
+        config = EngineConfig.from_argv([*(command or engine_command()), *args], dir=CHILD_CWD)
+        self.client = UciProcess(
+            config, stderr_file=self._stderr_file, max_queued=UNBOUNDED, preexec_fn=default_sigint
         )
-        self.lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
+        self.client.launch()
         self.log: list[str] = []  # every stdout line read so far, in order
-        self._stderr = b""
-        threading.Thread(target=self._read_stdout, daemon=True).start()
-        self._err_thread = threading.Thread(target=self._read_stderr, daemon=True)
-        self._err_thread.start()
 
-    def _read_stdout(self) -> None:
-        assert self.proc.stdout is not None
-        for raw in self.proc.stdout:
-            self.lines.put((time.perf_counter(), raw.decode("utf-8", "replace").rstrip("\r\n")))
-        self.lines.put((time.perf_counter(), None))
-
-    def _read_stderr(self) -> None:
-        assert self.proc.stderr is not None
-        self._stderr = self.proc.stderr.read()
+    @property
+    def proc(self) -> subprocess.Popen[str]:
+        """The engine's process (its input closed, a signal sent, its exit code read)."""
+        proc = self.client.process
+        assert proc is not None, "the engine was closed"
+        return proc
 
     @property
     def stderr(self) -> bytes:
-        """Everything the engine wrote to stderr (complete once it has exited)."""
-        if self.proc.poll() is not None:
-            self._err_thread.join(5)
-        return self._stderr
+        """Everything the engine wrote to stderr so far (complete once it has exited)."""
+        self._stderr_file.seek(0)
+        return self._stderr_file.read()
 
     def send(self, *lines: str | bytes) -> float:
-        """Write ``lines`` (a ``str`` gets its newline, ``bytes`` go as they are); the time sent."""
-        assert self.proc.stdin is not None
+        """Write ``lines`` (a ``str`` gets its newline, ``bytes`` go as they are); the time sent
+        (``time.monotonic``, the clock of the arrival times)."""
+        sent = time.monotonic()
         for line in lines:
-            self.proc.stdin.write(line if isinstance(line, bytes) else (line + "\n").encode())
-        self.proc.stdin.flush()
-        return time.perf_counter()
+            sent = self.client.send_bytes(line) if isinstance(line, bytes) else self.client.send(line)
+        return sent
+
+    def _next(self, deadline: float) -> tuple[float, str] | None:
+        """The next line, or ``None`` at the deadline; ``Disconnected`` at the end of the output."""
+        try:
+            at, line = self.client.read_line(deadline - time.monotonic())
+        except Stalled:
+            return None
+        self.log.append(line)
+        return at, line
 
     def expect_at(self, pattern: str, timeout: float = 5.0) -> tuple[str, list[str], float]:
         """Read until a line matches ``pattern``: (line, the lines before it, arrival time)."""
-        deadline = time.perf_counter() + timeout
+        deadline = time.monotonic() + timeout
         skipped: list[str] = []
         regex = re.compile(pattern)
         while True:
             try:
-                at, line = self.lines.get(timeout=max(0.0, deadline - time.perf_counter()))
-            except queue.Empty:
-                raise AssertionError(f"no line matching {pattern!r} within {timeout}s; got {skipped}") from None
-            if line is None:
-                raise AssertionError(f"engine closed stdout while waiting for {pattern!r}; got {skipped}")
-            self.log.append(line)
+                found = self._next(deadline)
+            except Disconnected:
+                raise AssertionError(f"engine closed stdout while waiting for {pattern!r}; got {skipped}") from None
+            except EngineError as error:  # a line of more than the client's limit
+                raise AssertionError(f"{error}; got {skipped}") from None
+            if found is None:
+                raise AssertionError(f"no line matching {pattern!r} within {timeout}s; got {skipped}")
+            at, line = found
             if regex.search(line):
                 return line, skipped, at
             skipped.append(line)
@@ -83,30 +93,29 @@ class EngineProcess:
     def nothing_within(self, seconds: float) -> list[str]:
         """The lines that arrive within ``seconds`` (normally none)."""
         got: list[str] = []
-        deadline = time.perf_counter() + seconds
+        deadline = time.monotonic() + seconds
         while True:
             try:
-                _, line = self.lines.get(timeout=max(0.0, deadline - time.perf_counter()))
-            except queue.Empty:
+                found = self._next(deadline)
+            except Disconnected:
                 return got
-            if line is None:
+            if found is None:
                 return got
-            self.log.append(line)
-            got.append(line)
+            got.append(found[1])
 
     def close(self, timeout: float = 10.0) -> int:
         """``quit``, close stdin and wait for the exit code (killed, and an AssertionError, if it hangs)."""
-        if self.proc.poll() is None:
+        proc = self.proc
+        if proc.poll() is None:
             try:
                 self.send("quit")
-                self.proc.stdin.close()  # type: ignore[union-attr]
-            except OSError:  # BrokenPipeError included: it has gone already
+                proc.stdin.close()  # type: ignore[union-attr]
+            except (EngineError, OSError):  # it has gone already
                 pass
         try:
-            return self.proc.wait(timeout)
+            return proc.wait(timeout)
         except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+            self.client.kill()
             raise AssertionError("engine did not exit") from None
 
 
