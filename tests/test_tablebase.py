@@ -210,6 +210,20 @@ def test_values_agree_with_mate_search_many(kqk_dir: str) -> None:
 
 
 @pytest.mark.slow
+def test_pawn_ending_agrees_with_mate_search(kqk_dir: str) -> None:
+    """KPK, generated after KQK .. KNK (a promotion is read in those tables): 20 positions within
+    7 plies of mate and 20 drawn ones agree with go mate and brute force."""
+    tables = {"KQK": kqk_values(kqk_dir)}
+    for name in ("KRK", "KBK", "KNK", "KPK"):
+        tables[name] = bytes(generate(name, tables.get))
+    values = tables["KPK"]
+    cases = sample(values, "KPK", 20, 20, lambda v: v != DRAWN and v - DECIDED <= 7)
+    cases += sample(values, "KPK", 20, 21, lambda v: v == DRAWN)
+    for fen, value in cases:
+        _agrees_with_mate_search(fen, value, 4)
+
+
+@pytest.mark.slow
 def test_reduction_equals_full_enumeration() -> None:
     """KNK generated without any symmetry (every white-king square on both boards) gives every
     position the value the reduced table gives it."""
