@@ -20,6 +20,8 @@ from typing import Final
 from gui.engines import EngineLoop, EngineSpec, default_engine
 from gui.server import BoardServer
 from gui.session import Session
+from tablebase.fileformat import TableFileError
+from tablebase.probe import Tablebases
 
 DEFAULT_HOST = "127.0.0.1"
 MAX_GUI_THREADS: Final = 1024  # --threads' bound (an engine with a lower maximum answers with an error line)
@@ -51,6 +53,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         "its IP addresses are always accepted",
     )
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument("--tb", metavar="DIR", help="endgame tables (alice-engine tb generate): the status line tells mate in N")
     parser.add_argument(
         "--threads", type=int, default=None, metavar="N",
         help="set the UCI option Threads to N in every engine that has it (default: the engine's own)",
@@ -85,6 +88,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     loop = EngineLoop()
     session = Session(args.specs, loop)
+    if args.tb:
+        try:
+            session.tablebases = Tablebases(args.tb, lambda message: print(f"alice-engine gui: {message}", file=sys.stderr))
+        except TableFileError as error:
+            print(f"alice-engine gui: --tb: {error}", file=sys.stderr)
+            loop.close()
+            return 2
     try:
         server = BoardServer(args.host, args.port, session, tuple(args.allow_host))
     except OSError as error:

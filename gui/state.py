@@ -19,6 +19,7 @@ from gui.clock import Clock, TimeControl
 from gui.engines import EngineLoop, EngineProcess, EngineSpec
 from gui.game import Game
 from gui.strength import Strength, strength_choices
+from tablebase.probe import Tablebases
 
 MODES = ("play", "analyse", "watch")
 FIRST_STRENGTH = "level:4"  # the opponent before anyone chooses: a middle level (full strength if none)
@@ -53,6 +54,7 @@ class BoardState:
         self.engines = [EngineProcess(spec) for spec in specs]
         self.choices: list[dict[str, Strength]] = [strength_choices({}) for _ in specs]
         self.game = Game()
+        self.tablebases: Tablebases | None = None  # --tb: endgame tables, shown in the status line
         self.game_token = object()  # a new one per game: chess.engine sends ucinewgame
         self.mode = "play"
         self.players: dict[chess.Color, Player | None] = {

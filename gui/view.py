@@ -22,10 +22,13 @@ import chess
 import chess.engine
 
 from engine.board import AliceBoard
+from engine.position import Position
 from gui.clock import TimeControl
 from gui.game import Evaluation, Game, Node
 from gui.state import BoardState
 from search.score import MATE
+from tablebase.probe import Tablebases
+from tablebase.values import DECIDED, DRAWN
 
 PV_SHOWN = 10  # moves of each line shown
 
@@ -235,6 +238,27 @@ def line_json(game: Game) -> dict[str, Any]:
     }
 
 
+def tablebase_json(tables: Tablebases | None, board: AliceBoard) -> dict[str, Any] | None:
+    """What the endgame tables say of the position (``None``: no table covers it): the result
+    for White, the moves to mate, and the status line's words.
+
+    >>> tablebase_json(None, AliceBoard()) is None
+    True
+    """
+    if tables is None or board.castling_rights:
+        return None
+    value = tables.probe(Position(board.fen()))
+    if not value:
+        return None
+    if value == DRAWN:
+        return {"result": "1/2-1/2", "mate": None, "text": "draw (tablebase)"}
+    plies = value - DECIDED
+    white_wins = (plies % 2 == 1) == board.turn
+    moves = (plies + 1) // 2
+    winner = "White" if white_wins else "Black"
+    return {"result": "1-0" if white_wins else "0-1", "mate": moves, "text": f"{winner}: mate in {moves} (tablebase)"}
+
+
 def state_json(state: BoardState) -> dict[str, Any]:
     """Everything the page shows. Call with the lock held."""
     game = state.game
@@ -282,4 +306,5 @@ def state_json(state: BoardState) -> dict[str, Any]:
         "engineError": state.engine_error,
         "note": state.note,
         "engines": engines_json(state),
+        "tablebase": tablebase_json(state.tablebases, board),
     }

@@ -55,6 +55,7 @@ class Iteration:
     time_ms: int
     pv: list[Move]
     hashfull: int  # permille
+    tbhits: int | None = None  # tablebase probes that found a value (None: no tables set)
 
 
 @dataclass

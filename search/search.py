@@ -31,6 +31,8 @@ from search.score import DRAW, INF, MATE, MATE_BOUND
 from search.timeman import SCALE_MIN_DEPTH, soft_scale
 from search.tree import Tree
 from search.tt import TranspositionTable
+from tablebase.probe import Tablebases
+from tablebase.values import DECIDED, DRAWN
 
 # ---------------------------------------------------------------- tunables
 MAX_DEPTH: Final = 64  # deepest iteration
@@ -78,6 +80,14 @@ class Searcher:
         self.tt.clear()
         self.tree.heuristics.clear()
         self.tree.evals.clear()
+
+    @property
+    def tablebases(self) -> Tablebases | None:
+        return self.tree.tablebases
+
+    def set_tablebases(self, tablebases: Tablebases | None) -> None:
+        """Use these endgame tables at the root and in the tree (``None``: none)."""
+        self.tree.set_tablebases(tablebases)
 
     def ponderhit(self) -> None:
         """The opponent played the pondered move: apply the time limits from now (any thread;
@@ -130,6 +140,14 @@ class Searcher:
             )
             clock.wait_if_required(limits)
             return Result(best=None)
+        tables = tree.tablebases
+        if tables is not None:
+            tables.hits = 0
+            settled = self._tablebase_root(pos, tables, root_moves, on_iteration)
+            if isinstance(settled, Result):
+                clock.wait_if_required(limits)
+                return settled
+            root_moves = settled
         root_moves = order_moves(pos, root_moves, self._tt_move(pos, root_moves), 0, tree.heuristics)
         best: Move = root_moves[0]
         ponder: Move | None = None
@@ -195,6 +213,39 @@ class Searcher:
         clock.wait_if_required(limits)
         return Result(best=best, ponder=ponder)
 
+    def _tablebase_root(
+        self, pos: Position, tables: Tablebases, root_moves: list[Move], on_iteration: Callable[[Iteration], None]
+    ) -> Result | list[Move]:
+        """A won or lost root the tables cover: the fastest mate or the longest resistance, at
+        once (its ``Result``). A drawn one: the moves that keep the draw, for the search to choose
+        among. Otherwise the root moves unchanged."""
+        ranked = tables.root_values(pos)
+        if ranked is None:
+            return root_moves
+        ranked = [(m, v) for m, v in ranked if m in root_moves]
+        best, value = ranked[0]
+        if value == DRAWN:
+            return [m for m, v in ranked if v == DRAWN]
+        pv = self._tablebase_line(pos, tables)
+        plies = value - DECIDED
+        score = MATE - plies if plies % 2 else -(MATE - plies)
+        on_iteration(self._iteration(max(1, plies), 1, score, [best, *pv[1:]] if pv[:1] == [best] else [best]))
+        return Result(best=best, ponder=pv[1] if len(pv) > 1 and pv[0] == best else None)
+
+    @staticmethod
+    def _tablebase_line(pos: Position, tables: Tablebases) -> list[Move]:
+        """Best play by the tables from ``pos`` to the mate (both sides), as far as covered."""
+        line: list[Move] = []
+        while len(line) < MAX_DEPTH:
+            ranked = tables.root_values(pos)
+            if not ranked or ranked[0][1] == DRAWN:
+                break
+            line.append(ranked[0][0])
+            pos.push(ranked[0][0])
+        for _ in line:
+            pos.pop()
+        return line
+
     def _iteration(self, depth: int, line: int, score: int, pv: list[Move]) -> Iteration:
         mate: int | None = None
         if score >= MATE_BOUND:
@@ -211,6 +262,7 @@ class Searcher:
             time_ms=self.clock.elapsed_ms(),
             pv=pv,
             hashfull=self.tt.hashfull(),
+            tbhits=self.tablebases.hits if self.tablebases is not None else None,
         )
 
     def _pv(self, pos: Position, first: Move) -> list[Move]:

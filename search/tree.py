@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Final
 
 from mypy_extensions import i64
 
-from engine.bits import i64_buffer, i64_table
+from engine.bits import i64_buffer, i64_table, popcount
 from engine.movegen import CheckInfo, gives_check
 from engine.position import UNDO_KEY, Position
 from engine.tables import Move
@@ -48,9 +48,12 @@ from search.tt import (
     score_to_tt,
     unpack,
 )
+from tablebase.values import DECIDED, DRAWN
 
 if TYPE_CHECKING:
     from librt.vecs import vec
+
+    from tablebase.probe import Tablebases
 
 # ---------------------------------------------------------------- tunables
 NULL_MIN_DEPTH: Final = 2  # null-move pruning from this depth on
@@ -136,6 +139,16 @@ def bound_cuts(bound: i64, score: i64, alpha: i64, beta: i64) -> bool:
     )
 
 
+def tablebase_score(value: int, ply: i64) -> i64:
+    """A table value (``tablebase.values``) as a score at ``ply``: mates in plies, draws 0."""
+    if value == DRAWN:
+        return DRAW
+    plies: i64 = value - DECIDED
+    if plies % 2:
+        return MATE - ply - plies
+    return -(MATE - ply - plies)
+
+
 class Tree:
     """Negamax and quiescence over one position, with the tables they share (module docstring)."""
 
@@ -156,11 +169,23 @@ class Tree:
         self.null_verifications: i64 = 0  # deep null-move cutoffs verified ...
         self.null_refutations: i64 = 0  # ... and those the verification refuted (the node searched normally)
         self.history_prunes: i64 = 0  # quiet moves skipped by history pruning alone
+        self.tablebases: Tablebases | None = None  # endgame tables (``set_tablebases``)
+        self.tb_men: i64 = 0  # the most pieces a table has (0: none, the probe is skipped)
         # Per ply, made once: the move pickers (with their buffers) and the check information.
         self.pickers = [MovePicker() for _ in range(MAX_PLY + 2)]
         self.statics: vec[i64] = i64_buffer(MAX_PLY + 2)  # static eval by ply (-INF in check): "improving"
         self.check_infos = [CheckInfo() for _ in range(MAX_PLY + 2)]
         self.check_info_set: vec[i64] = i64_buffer(MAX_PLY + 2)  # 1: the ply's check_infos entry is the node's
+
+    def set_tablebases(self, tablebases: Tablebases | None) -> None:
+        """Probe these tables below the root (``None``: no tables)."""
+        self.tablebases = tablebases
+        self.tb_men = tablebases.max_men if tablebases is not None else 0
+
+    def probe_tables(self, pos: Position) -> int:
+        """The tables' value of ``pos`` (``tablebase.values``), 0 when none covers it."""
+        tables = self.tablebases
+        return tables.probe(pos) if tables is not None else 0
 
     def new_search(self) -> None:
         self.nodes = 0
@@ -272,6 +297,12 @@ class Tree:
         # Step 2. A draw by the rules ends the node: fifty moves, a repetition.
         if self.is_draw(pos, ply):
             return DRAW
+
+        # Step 2b. A tablebase covers the position: its exact score ends the node.
+        if self.tb_men and popcount(pos.white | pos.black) <= self.tb_men:
+            value = self.probe_tables(pos)
+            if value:
+                return tablebase_score(value, ply)
 
         # Step 3. Mate distance pruning: no mate found below can beat one already found.
         alpha = max(alpha, -MATE + ply)

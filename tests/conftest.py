@@ -18,6 +18,7 @@ import pytest
 
 import support.system_tools as system_tools
 from support.installed import INSTALLED, ROOT, SCRIPTS, in_checkout
+from support.tablebases import kqk_dir, kqk_run  # noqa: F401 (the KQK table, generated once a session)
 
 
 def _pythonpath(entries: list[str]) -> str:

@@ -5,7 +5,8 @@ With no arguments: speak UCI on stdin/stdout until ``quit`` or end of input, or 
 ``alice-engine bench 3``, ``go perft 5``, ``uci``, ``d``, ``eval``: that one UCI command, then
 exit (2 if it was refused). ``alice-engine --version``: the version and the build.
 ``alice-engine gui ...`` starts the web board instead (see ``gui.cli``), ``alice-engine solve ...``
-solves chess problems (``problems.cli``). ``-h``/``--help``
+solves chess problems (``problems.cli``), ``alice-engine tb ...`` generates endgame tablebases
+(``tablebase.cli``). ``-h``/``--help``
 prints the modes (``uci.usage``); any other command line prints them on stderr, exit 2.
 With ``ALICE_TUNE`` set, the named search and evaluation constants take the values given
 first (``search.tuning``: the pure build or a tuning build); a bad value is one error line, exit 2.
@@ -35,6 +36,10 @@ def main(argv: list[str] | None = None) -> int:
             return solve_main(args[1:])
         except KeyboardInterrupt:  # Ctrl-C during a long solve: no traceback
             return 130
+    if args and args[0] == "tb":
+        from tablebase.cli import main as tb_main
+
+        return tb_main(args[1:])
     from uci.usage import EXIT_USAGE, HELP_WORDS, PROGRAM, check_args, usage
 
     refused = check_args(args)

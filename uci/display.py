@@ -37,6 +37,8 @@ def info_line(root: Position, it: Iteration) -> str:
         f"info depth {it.depth} seldepth {max(it.seldepth, it.depth)} multipv {it.multipv} score {score}",
         f"nodes {it.nodes} nps {nps} time {it.time_ms} hashfull {it.hashfull}",
     ]
+    if it.tbhits is not None:
+        parts.append(f"tbhits {it.tbhits}")
     pv = pv_to_uci(root, it.pv)
     if pv:
         parts.append("pv " + " ".join(pv))

@@ -109,6 +109,19 @@ class ComboOption(Option):
         return f"{super().uci_line()} default {self.default}" + "".join(f" var {c}" for c in self.choices)
 
 
+class StringOption(Option):
+    """A free text value (a path); ``<empty>`` or no value is the empty string."""
+
+    kind = "string"
+    EMPTY = "<empty>"  # how UCI GUIs send an empty string
+
+    def parse(self, text: str | None) -> str:
+        return "" if text is None or text == self.EMPTY else text
+
+    def uci_line(self) -> str:
+        return f"{super().uci_line()} default {self.default or self.EMPTY}"
+
+
 class ButtonOption(Option):
     """A button has no value; setting it runs ``on_change(None)``. A given value is ignored."""
 

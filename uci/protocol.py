@@ -48,8 +48,10 @@ from search.limits import Limits, Result
 from search.search import MAX_DEPTH, Searcher
 from search.skill import ELO_MAX, ELO_MIN, SKILL_MAX, skill_from_options
 from search.thinker import Thinker, ThinkerBusyError
+from tablebase.fileformat import TableFileError
+from tablebase.probe import Tablebases
 from uci.display import diagram, eval_table, info_line
-from uci.options import ButtonOption, CheckOption, ComboOption, OptionError, Options, SpinOption, Value
+from uci.options import ButtonOption, CheckOption, ComboOption, OptionError, Options, SpinOption, StringOption, Value
 from uci.shared import (
     CommandError,
     Output,
@@ -113,6 +115,7 @@ class UciEngine:
                 SpinOption("Skill Level", SKILL_MAX, 0, SKILL_MAX),
                 CheckOption("UCI_LimitStrength", False),
                 SpinOption("UCI_Elo", ELO_MAX, ELO_MIN, ELO_MAX),
+                StringOption("AliceTablebasePath", "", on_change=self._on_tablebase_path),
             ]
         )
 
@@ -196,6 +199,20 @@ class UciEngine:
     def _on_clear_hash(self, value: Value) -> None:
         self.thinker.require_idle("setoption name Clear Hash")
         self.thinker.clear()
+
+    def _on_tablebase_path(self, value: Value) -> None:
+        """Load the directory's tables (read on first use); an empty path: none."""
+        self.thinker.require_idle("setoption name AliceTablebasePath")
+        assert isinstance(value, str)
+        tables = None
+        if value:
+            try:
+                tables = Tablebases(value, report=lambda message: self.out.send("info string " + message))
+            except TableFileError as error:
+                raise OptionError(f"AliceTablebasePath: {error}") from None
+            found = ", ".join(tables.names) or "none"
+            self.out.send(f"info string tablebases in {echo(value)}: {found}")
+        self.thinker.searcher.set_tablebases(tables)
 
     # ------------------------------------------------------------ position
     def cmd_position(self, args: list[str]) -> None:

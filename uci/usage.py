@@ -29,6 +29,7 @@ MODES: Final[tuple[tuple[str, str], ...]] = (
     ("gui [OPTIONS]", "the web board in your browser ('gui --help')"),
     ("solve FILE", "solve the Alice problems of a Popeye input file ('solve --help': --fen, --json)"),
     ("xboard", "speak CECP, for XBoard and WinBoard"),
+    ("tb generate [ENDINGS] --dir DIR", "endgame tablebases ('tb generate --help', docs/endgames.md)"),
     ("bench [DEPTH]", "the bench: node signature and speed"),
     ("go perft DEPTH", "perft of the start position, by move"),
     ("uci | d | eval", "that UCI command on the start position"),

@@ -48,6 +48,9 @@ export function renderStatus() {
   if (state.check) {
     status.textContent += " · check";
   }
+  if (state.tablebase) {
+    status.textContent += ` · ${state.tablebase.text}`;
+  }
 }
 
 export function renderPlayers() {

@@ -79,6 +79,7 @@ Options (as in cutechess-cli where it has them):
   -draw movenumber=N movecount=N score=CP
   -resign movecount=N score=CP [twosided=true|false]
   -maxmoves N           draw after N full moves
+  -tb DIR               adjudicate a position the endgame tables in DIR cover (alice-engine tb)
   -recover              restart an engine that crashed and continue
   -srand N              seed for order=random and the knockout draw
   -event NAME, -site NAME
@@ -121,6 +122,7 @@ OPTIONS_WITH_VALUES = {
     "-draw": None,
     "-resign": None,
     "-maxmoves": 1,
+    "-tb": 1,
     "-recover": 0,
     "-srand": 1,
     "-event": 1,
@@ -306,6 +308,7 @@ class Options:
     draw: DrawAdjudication | None = None
     resign: ResignAdjudication | None = None
     maxmoves: int | None = None
+    tb: str | None = None
     recover: bool = False
     seed: int | None = None
     event: str = "?"
@@ -401,6 +404,12 @@ def _draw(o: Options, option: str, values: list[str]) -> None:
     )
 
 
+def _tb(o: Options, option: str, values: list[str]) -> None:
+    if not os.path.isdir(values[0]):
+        raise UsageError(f"-tb: {values[0]} is not a directory")
+    o.tb = os.path.abspath(values[0])
+
+
 def _resign(o: Options, option: str, values: list[str]) -> None:
     kv = dict(key_values(option, values))
     if not {"movecount", "score"} <= set(kv) or set(kv) - {"movecount", "score", "twosided"}:
@@ -477,6 +486,7 @@ HANDLERS: dict[str, Callable[[Options, str, list[str]], None]] = {
     "-draw": _draw,
     "-resign": _resign,
     "-maxmoves": _setter("maxmoves", _count()),
+    "-tb": _tb,
     "-recover": _setter("recover", lambda option, v: True),
     "-srand": _setter("seed", _count(0)),
     "-event": _setter("event", lambda option, v: v[0]),
@@ -563,7 +573,8 @@ def build_engines(o: Options) -> tuple[list[EngineConfig], list[Limits]]:
 
 def build_config(o: Options, engines: list[EngineConfig], limits: list[Limits], seed: int) -> MatchConfig:
     settings = GameSettings(
-        limits=(limits[0], limits[1]), draw=o.draw, resign=o.resign, maxmoves=o.maxmoves, stall_timeout=o.stall_timeout
+        limits=(limits[0], limits[1]), draw=o.draw, resign=o.resign, maxmoves=o.maxmoves, stall_timeout=o.stall_timeout,
+        tb=o.tb,
     )
     return MatchConfig(
         engines=tuple(engines),

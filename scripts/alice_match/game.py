@@ -22,6 +22,9 @@ import chess
 
 from engine import MoveError, Position, move_to_uci, parse_uci
 from engine.position import STARTING_FEN
+from tablebase.fileformat import TableFileError
+from tablebase.probe import Tablebases
+from tablebase.values import DECIDED, DRAWN
 
 from .openings import Opening
 from .tc import Clock, Limits
@@ -72,6 +75,7 @@ class GameSettings:
     draw: DrawAdjudication | None = None
     resign: ResignAdjudication | None = None
     maxmoves: int | None = None
+    tb: str | None = None  # -tb: a directory of endgame tables that adjudicate the positions they cover
     stall_timeout: float = 60.0  # seconds an engine may think when no clock bounds it
     ready_timeout: float = 10.0  # seconds for readyok
     stop_timeout: float = 1.0  # seconds to answer stop after a time forfeit before it is killed
@@ -183,6 +187,18 @@ class Referee:
         return record
 
 
+def _tables(directory: str | None, log: Callable[[str], None] | None) -> Tablebases | None:
+    """The ``-tb`` tables of one game (read on first use; an unusable file is logged once)."""
+    if directory is None:
+        return None
+    try:
+        return Tablebases(directory, log)
+    except TableFileError as error:
+        if log is not None:
+            log(f"-tb: {error}")
+        return None
+
+
 class _Game:
     """The state of one game in play: position, clocks, adjudication counters, ponder moves."""
 
@@ -199,6 +215,7 @@ class _Game:
         self.resign_win_count = {chess.WHITE: 0, chess.BLACK: 0}
         self.draw_count = 0
         self.expected: dict[bool, int | None] = {chess.WHITE: None, chess.BLACK: None}  # ponder moves
+        self.tables = _tables(s.tb, referee.log)
 
     def _make_clocks(self) -> dict[bool, Clock] | None:
         white, black = self.limits[chess.WHITE], self.limits[chess.BLACK]
@@ -257,11 +274,25 @@ class _Game:
                 reason = DRAW_TEXT[outcome.termination]
             self._end(outcome.result, NORMAL, reason)
             return True
+        if self.tables is not None and self._tablebase_adjudicated(self.tables):
+            return True
         plies = len(self.record.all_moves)
         if self.settings.maxmoves is not None and plies >= 2 * self.settings.maxmoves:
             self._end("1/2-1/2", ADJUDICATION, "Draw by adjudication: maximum number of moves")
             return True
         return False
+
+    def _tablebase_adjudicated(self, tables: Tablebases) -> bool:
+        """``-tb``: a position a table covers ends the game with the table's result."""
+        value = tables.probe(self.pos)
+        if not value:
+            return False
+        if value == DRAWN:
+            self._end("1/2-1/2", ADJUDICATION, "Draw by tablebase adjudication")
+            return True
+        winner = bool(self.pos.turn) if (value - DECIDED) % 2 else not self.pos.turn
+        self._end("1-0" if winner else "0-1", ADJUDICATION, f"{COLOR_NAMES[winner]} wins by tablebase adjudication")
+        return True
 
     def _think(self, side: bool) -> SearchResult | None:
         """The engine's answer for ``side`` to move (after a ponderhit if it guessed our

@@ -1,0 +1,99 @@
+"""Tablebases over UCI: the ``AliceTablebasePath`` option, ``tbhits`` in ``info``, exact mate
+scores at the root and in the tree, a corrupt file reported once, and the root playing KQK to
+mate against a defender."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import threading
+
+from engine.notation import parse_uci
+from engine.position import Position
+from search.limits import Limits
+from search.search import Searcher
+from support.engine_process import Uci
+from tablebase.probe import Tablebases
+from tablebase.values import DECIDED
+
+KQK_WIN = "8/8/8/4k3/8/8/8/1Q2K3 w - - 0 1"
+IN_TREE = "8/8/8/4k3/8/3P4/8/1Q2K3 b - - 0 1"  # 4 pieces: captures of the pawn lead into KQK
+
+
+def test_option_listed_and_tables_announced(kqk_dir: str) -> None:
+    engine = Uci()
+    try:
+        engine.send("uci")
+        _, lines, _ = engine.expect("^uciok$")
+        assert "option name AliceTablebasePath type string default <empty>" in lines
+        engine.send(f"setoption name AliceTablebasePath value {kqk_dir}")
+        assert any("tablebases in" in line and "KQK" in line for line in engine.ready())
+        engine.send("setoption name AliceTablebasePath value /no/such/dir")
+        assert any(line.startswith("info string error: AliceTablebasePath") for line in engine.ready())
+    finally:
+        engine.close()
+
+
+def test_root_mate_score_and_tbhits(kqk_dir: str) -> None:
+    mate_in = (Tablebases(kqk_dir).probe(Position(KQK_WIN)) - DECIDED + 1) // 2
+    engine = Uci()
+    try:
+        engine.send(f"setoption name AliceTablebasePath value {kqk_dir}", f"position fen {KQK_WIN}", "go depth 3")
+        move, _, lines = engine.bestmove()
+        info = [line for line in lines if line.startswith("info depth")]
+        assert info and f"score mate {mate_in} " in info[-1]
+        assert int(re.search(r"tbhits (\d+)", info[-1]).group(1)) > 0  # type: ignore[union-attr]
+        pos = Position(KQK_WIN)
+        pos.push(parse_uci(pos, move))
+        assert Tablebases(kqk_dir).probe(pos) == DECIDED + 2 * mate_in - 2  # the fastest mate kept
+        engine.send(f"position fen {IN_TREE}", "go depth 3")
+        _, _, lines = engine.bestmove()
+        assert int(re.search(r"tbhits (\d+)", lines[-1]).group(1)) > 0  # type: ignore[union-attr]
+        engine.send("setoption name AliceTablebasePath value <empty>", f"position fen {KQK_WIN}", "go depth 2")
+        _, _, lines = engine.bestmove()
+        assert all("tbhits" not in line for line in lines)
+    finally:
+        engine.close()
+
+
+def test_corrupt_file_reported_once(kqk_dir: str, tmp_path: object) -> None:
+    bad = os.path.join(str(tmp_path), "KQK.atb")
+    shutil.copy(os.path.join(kqk_dir, "KQK.atb"), bad)
+    with open(bad, "r+b") as f:
+        f.seek(-10, os.SEEK_END)
+        f.write(b"0123456789")
+    engine = Uci()
+    try:
+        engine.send(f"setoption name AliceTablebasePath value {tmp_path}")
+        engine.ready()
+        lines: list[str] = []
+        for _ in range(2):
+            engine.send(f"position fen {KQK_WIN}", "go depth 2")
+            move, _, before = engine.bestmove()
+            lines += before
+            assert parse_uci(Position(KQK_WIN), move)
+        reports = [line for line in lines if line.startswith("info string") and "ignored" in line]
+        assert len(reports) == 1 and "KQK.atb" in reports[0], lines
+    finally:
+        engine.close()
+
+
+def test_root_play_mates_a_defender(kqk_dir: str) -> None:
+    """KQK from a long win: the engine with tables (white) against the engine without (black,
+    depth 3) mates within the table's distance."""
+    tables = Tablebases(kqk_dir)
+    pos = Position("8/8/8/8/3k4/8/8/K|Q6 w - - 0 1")
+    plies = tables.probe(pos) - DECIDED
+    assert plies % 2 == 1 and plies >= 9
+    attacker, defender = Searcher(4), Searcher(4)
+    attacker.set_tablebases(tables)
+    for _ in range(plies):
+        searcher = attacker if pos.turn else defender
+        result = searcher.search(pos, Limits(depth=3), threading.Event(), lambda it: None)
+        assert result.best is not None
+        pos.push(result.best)
+        if not pos.legal_moves():
+            break
+    assert not pos.legal_moves() and pos.in_check()
+    assert len(pos.stack) <= plies
