@@ -23,9 +23,11 @@ from typing import Final
 from engine.movegen import check_info, gives_check
 from engine.position import Position
 from engine.tables import Move
+from problems.interrupts import let_python_run
 from problems.stipulation import DIRECT, MATE, SELF, Stipulation
 
 MAX_REFUTATIONS: Final = 1  # a try is a first move with at most this many refutations (Popeye's default)
+INTERRUPT_MASK: Final = 4095  # every 4096 nodes the compiled solver lets Python run (Ctrl-C, other threads)
 Line = tuple[Move, ...]
 
 
@@ -56,6 +58,8 @@ class Solver:
     def count(self) -> None:
         """One more node; past the limit, give up."""
         self.nodes += 1
+        if self.nodes & INTERRUPT_MASK == 0:
+            let_python_run()
         if self.nodes > self.node_limit > 0:
             raise SolverLimitError(f"gave up after {self.node_limit} nodes")
 
