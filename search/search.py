@@ -140,10 +140,13 @@ class Searcher:
             )
             clock.wait_if_required(limits)
             return Result(best=None)
-        tables = tree.tablebases
+        # A weakened level (Skill Level, UCI_LimitStrength) plays without the tables: their
+        # perfect endings are not the strength it was asked for.
+        tree.use_tablebases(limits.skill is None)
+        tables = tree.tablebases if limits.skill is None else None
         if tables is not None:
             tables.hits = 0
-            settled = self._tablebase_root(pos, tables, root_moves, on_iteration)
+            settled = self._tablebase_root(pos, tables, root_moves, max(1, limits.multipv), on_iteration)
             if isinstance(settled, Result):
                 clock.wait_if_required(limits)
                 return settled
@@ -214,23 +217,32 @@ class Searcher:
         return Result(best=best, ponder=ponder)
 
     def _tablebase_root(
-        self, pos: Position, tables: Tablebases, root_moves: list[Move], on_iteration: Callable[[Iteration], None]
+        self, pos: Position, tables: Tablebases, root_moves: list[Move], multipv: int,
+        on_iteration: Callable[[Iteration], None],
     ) -> Result | list[Move]:
-        """A won or lost root the tables cover: the fastest mate or the longest resistance, at
-        once (its ``Result``). A drawn one: the moves that keep the draw, for the search to choose
-        among. Otherwise the root moves unchanged."""
+        """A root the tables cover, answered at once: the fastest mate or the longest resistance
+        (its ``Result``), with ``multipv`` lines, best first, each scored by the tables. A drawn
+        one with one line: the moves that keep the draw, for the search to choose among.
+        Otherwise the root moves unchanged."""
         ranked = tables.root_values(pos)
         if ranked is None:
             return root_moves
         ranked = [(m, v) for m, v in ranked if m in root_moves]
-        best, value = ranked[0]
-        if value == DRAWN:
+        if ranked[0][1] == DRAWN and multipv == 1:
             return [m for m, v in ranked if v == DRAWN]
-        pv = self._tablebase_line(pos, tables)
-        plies = value - DECIDED
-        score = MATE - plies if plies % 2 else -(MATE - plies)
-        on_iteration(self._iteration(max(1, plies), 1, score, [best, *pv[1:]] if pv[:1] == [best] else [best]))
-        return Result(best=best, ponder=pv[1] if len(pv) > 1 and pv[0] == best else None)
+        lines: list[list[Move]] = []
+        for move, value in ranked[:multipv]:
+            pos.push(move)
+            lines.append([move, *self._tablebase_line(pos, tables)])
+            pos.pop()
+            plies = value - DECIDED
+            if value == DRAWN:
+                score, plies = DRAW, 1
+            else:
+                score = MATE - plies if plies % 2 else -(MATE - plies)
+            on_iteration(self._iteration(max(1, plies), len(lines), score, lines[-1]))
+        best = lines[0]
+        return Result(best=best[0], ponder=best[1] if len(best) > 1 else None)
 
     @staticmethod
     def _tablebase_line(pos: Position, tables: Tablebases) -> list[Move]:
@@ -262,7 +274,7 @@ class Searcher:
             time_ms=self.clock.elapsed_ms(),
             pv=pv,
             hashfull=self.tt.hashfull(),
-            tbhits=self.tablebases.hits if self.tablebases is not None else None,
+            tbhits=self.tablebases.hits if self.tablebases is not None and self.tree.tb_men else None,
         )
 
     def _pv(self, pos: Position, first: Move) -> list[Move]:

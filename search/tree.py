@@ -182,6 +182,11 @@ class Tree:
         self.tablebases = tablebases
         self.tb_men = tablebases.max_men if tablebases is not None else 0
 
+    def use_tablebases(self, on: bool) -> None:
+        """Probe ``set_tablebases``'s tables in the next searches, or not (a weakened level)."""
+        tables = self.tablebases
+        self.tb_men = tables.max_men if on and tables is not None else 0
+
     def probe_tables(self, pos: Position) -> int:
         """The tables' value of ``pos`` (``tablebase.values``), 0 when none covers it."""
         tables = self.tablebases

@@ -15,9 +15,10 @@ from search.limits import Limits
 from search.search import Searcher
 from support.engine_process import Uci
 from tablebase.probe import Tablebases
-from tablebase.values import DECIDED
+from tablebase.values import DECIDED, DRAWN
 
 KQK_WIN = "8/8/8/4k3/8/8/8/1Q2K3 w - - 0 1"
+KQK_DRAW = "8/8/8/8/8/8/3k4/2Q4K b - - 0 1"  # Kxc1 draws, the rest lose
 IN_TREE = "8/8/8/4k3/8/3P4/8/1Q2K3 b - - 0 1"  # 4 pieces: captures of the pawn lead into KQK
 
 
@@ -97,3 +98,52 @@ def test_root_play_mates_a_defender(kqk_dir: str) -> None:
             break
     assert not pos.legal_moves() and pos.in_check()
     assert len(pos.stack) <= plies
+
+
+def _score_text(mover_value: int) -> str:
+    """What ``info`` says for a move of this table value (``Tablebases.root_values``)."""
+    plies = mover_value - DECIDED
+    if mover_value == DRAWN:
+        return "score cp 0"
+    return f"score mate {(plies + 1) // 2}" if plies % 2 else f"score mate -{plies // 2}"
+
+
+def test_multipv_lines_come_from_the_tables(kqk_dir: str) -> None:
+    # Black to move in KQK: Kxc1 keeps the draw, every other move loses: line 1 says draw and the
+    # others the longest resistance first. White to move: the three fastest mates.
+    tables = Tablebases(kqk_dir)
+    engine = Uci()
+    try:
+        engine.send(f"setoption name AliceTablebasePath value {kqk_dir}", "setoption name MultiPV value 3")
+        for fen in (KQK_DRAW, KQK_WIN):
+            ranked = tables.root_values(Position(fen))
+            assert ranked is not None and len(ranked) >= 3
+            engine.send(f"position fen {fen}", "go depth 4")
+            move, _, lines = engine.bestmove()
+            info = [line for line in lines if line.startswith("info depth")]
+            assert len(info) == 3, info
+            for n, (line, (expected_move, value)) in enumerate(zip(info, ranked), 1):
+                assert f" multipv {n} " in line and f" {_score_text(value)} " in line, (line, value)
+                assert int(re.search(r"tbhits (\d+)", line).group(1)) > 0  # type: ignore[union-attr]
+            assert move == info[0].split(" pv ")[1].split()[0]
+            if fen == KQK_DRAW:
+                assert " score cp 0 " in info[0] and " score mate -" in info[1]
+    finally:
+        engine.close()
+
+
+def test_a_weakened_level_plays_without_the_tables(kqk_dir: str) -> None:
+    engine = Uci()
+    try:
+        engine.send(f"setoption name AliceTablebasePath value {kqk_dir}")
+        for option in ("Skill Level value 3", "UCI_LimitStrength value true"):
+            engine.send("ucinewgame", f"setoption name {option}", f"position fen {KQK_WIN}", "go depth 4")
+            move, _, lines = engine.bestmove()
+            assert parse_uci(Position(KQK_WIN), move)
+            assert [line for line in lines if "tbhits" in line] == [], option
+            engine.send("setoption name Skill Level value 20", "setoption name UCI_LimitStrength value false")
+        engine.send(f"position fen {KQK_WIN}", "go depth 4")
+        _, _, lines = engine.bestmove()
+        assert any("tbhits" in line for line in lines)  # full strength: the tables again
+    finally:
+        engine.close()
