@@ -48,7 +48,8 @@ class Clock:
     """When a search must stop (see the module docstring)."""
 
     def __init__(self) -> None:
-        self.start_time = 0.0  # time.perf_counter() at the start (or at the ponderhit)
+        self.start_time = 0.0  # time.perf_counter() at the start (or at the ponderhit): the budget's origin
+        self.go_time = 0.0  # time.perf_counter() at the start, pondering included: ``info time``'s origin
         self.soft_ms: float | None = None  # no new iteration after this; None: no clock
         self.hard_ms: float | None = None  # the running iteration is abandoned here
         self.node_limit: i64 = 0  # 0: none
@@ -68,7 +69,7 @@ class Clock:
     ) -> None:
         """Start the clock of a search within ``limits`` at move ``fullmove`` of the game;
         ``ponderhit`` may already be set."""
-        self.start_time = time.perf_counter()
+        self.start_time = self.go_time = time.perf_counter()
         self.hit = ponderhit if ponderhit is not None else PonderHit()
         self.stop_event = stop_event
         self.budget = None if limits.infinite else budget(limits, white_to_move, fullmove)
@@ -88,6 +89,7 @@ class Clock:
         from ``nodes``; it does not switch on a ponderhit."""
         part = Clock()
         part.start_time = self.start_time
+        part.go_time = self.go_time
         part.stop_event = self.stop_event
         part.hard_ms = None if self.hard_ms is None else self.hard_ms * time_share
         if self.node_limit:
@@ -113,7 +115,13 @@ class Clock:
             self.apply_ponderhit()
 
     def elapsed_ms(self) -> int:
+        """Milliseconds of the budget spent: since the start, or since the ponderhit."""
         return int((time.perf_counter() - self.start_time) * 1000)
+
+    def search_ms(self) -> int:
+        """Milliseconds since the search started, pondering included: ``info time``, which the
+        nodes (also counted from the start) are divided by for ``nps``."""
+        return int((time.perf_counter() - self.go_time) * 1000)
 
     def check(self, nodes: i64) -> None:
         """Called at ``next_check`` nodes; raises ``SearchStoppedError`` at a limit, else sets the next."""

@@ -170,7 +170,7 @@ class MateSearch:
                 score=MATE - (2 * length - 1),
                 mate=length,
                 nodes=self.nodes,
-                time_ms=self.clock.elapsed_ms(),
+                time_ms=self.clock.search_ms(),
                 pv=pv,
                 hashfull=self.table.hashfull(),
             )

@@ -94,9 +94,6 @@ class Searcher:
         the search picks it up within ``CHECK_EVERY`` nodes)."""
         self.clock.ponderhit()
 
-    def elapsed_ms(self) -> int:
-        return self.clock.elapsed_ms()
-
     def mate_search(self) -> MateSearch:
         """A ``go mate`` proof on this searcher's tree, table size and clock."""
         return MateSearch(self.tree, self.clock)
@@ -271,7 +268,7 @@ class Searcher:
             score=score,
             mate=mate,
             nodes=self.tree.nodes,
-            time_ms=self.clock.elapsed_ms(),
+            time_ms=self.clock.search_ms(),
             pv=pv,
             hashfull=self.tt.hashfull(),
             tbhits=self.tablebases.hits if self.tablebases is not None and self.tree.tb_men else None,

@@ -398,6 +398,24 @@ def test_ponder_then_ponderhit(uci: Uci) -> None:
     assert_legal("position startpos moves e2e4", best, ponder)
 
 
+def test_info_time_after_ponderhit_counts_from_go(uci: Uci) -> None:
+    # The nodes count from `go ponder`, so `time` must too: nps is their ratio (it read several
+    # times too high after a ponderhit when the time restarted at the hit).
+    uci.send("position startpos moves e2e4")
+    go = uci.send("go ponder movetime 3000")
+    before = [line for line in uci.nothing_within(0.8) if line.startswith("info depth")]
+    hit = uci.send("ponderhit")
+    _, _, lines = uci.bestmove(timeout=5)
+    after = [line for line in lines if line.startswith("info depth") and " time " in line]
+    assert after, (before, lines)  # iterations end after the hit (3 s left to search)
+    times = [int(line.split(" time ")[1].split()[0]) for line in after]
+    assert min(times) >= (hit - go) * 1000 - 150, (before, after)  # the pondering before the hit counts
+    last = after[-1].split()
+    nodes, nps, ms = (int(last[last.index(k) + 1]) for k in ("nodes", "nps", "time"))
+    assert abs(nps - nodes * 1000 // max(1, ms)) <= nps // 20 + 1
+    assert time.monotonic() - hit < 5
+
+
 def test_ponderhit_at_once_still_moves_in_time(uci: Uci) -> None:
     uci.ready()
     uci.send("position startpos moves e2e4")
