@@ -143,6 +143,7 @@ class Searcher:
         tables = tree.tablebases if limits.skill is None else None
         if tables is not None:
             tables.hits = 0
+            tables.blocking = clock.budget is None  # on the clock, never wait for a table to be read
             settled = self._tablebase_root(pos, tables, root_moves, max(1, limits.multipv), on_iteration)
             if isinstance(settled, Result):
                 clock.wait_if_required(limits)

@@ -8,10 +8,13 @@ import os
 import re
 import shutil
 import threading
+import time
+
+import pytest
 
 from engine.notation import parse_uci
 from engine.position import Position
-from search.limits import Limits
+from search.limits import Iteration, Limits
 from search.search import Searcher
 from support.engine_process import Uci
 from tablebase.probe import Tablebases
@@ -147,3 +150,37 @@ def test_a_weakened_level_plays_without_the_tables(kqk_dir: str) -> None:
         assert any("tbhits" in line for line in lines)  # full strength: the tables again
     finally:
         engine.close()
+
+
+def test_a_timed_search_never_waits_for_a_table(kqk_dir: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A 4-man table takes up to half a second to read: a search on the clock that waited for it
+    # lost games on time at 10 s + 0.1 s. It searches without the table until a thread has read it.
+    import tablebase.probe as probe
+
+    real = probe.read_table
+
+    def slow_read(path: str, name: str, size: int) -> bytes:
+        time.sleep(1.5)
+        return real(path, name, size)
+
+    monkeypatch.setattr(probe, "read_table", slow_read)
+    searcher = Searcher(16)
+    searcher.set_tablebases(Tablebases(kqk_dir))
+    pos = Position(KQK_WIN)
+    iterations: list[Iteration] = []
+    started = time.perf_counter()
+    result = searcher.search(pos, Limits(movetime=200), threading.Event(), iterations.append)
+    assert time.perf_counter() - started < 1.0 and result.best in pos.legal_moves()
+    assert iterations[0].nodes > 0  # a real search: the table was not there yet
+    time.sleep(2.0)  # the thread has read it by now
+    iterations.clear()
+    searcher.search(pos, Limits(movetime=200), threading.Event(), iterations.append)
+    mate_in = (Tablebases(kqk_dir).probe(pos) - DECIDED + 1) // 2
+    assert iterations[0].nodes == 0 and iterations[0].mate == mate_in  # answered by the table
+    # Without a clock (go depth, analysis) the search waits for the table: exact from the start.
+    fresh = Searcher(16)
+    fresh.set_tablebases(Tablebases(kqk_dir))
+    iterations.clear()
+    started = time.perf_counter()
+    fresh.search(pos, Limits(depth=2), threading.Event(), iterations.append)
+    assert time.perf_counter() - started >= 1.5 and iterations[0].nodes == 0 and iterations[0].mate == mate_in
