@@ -35,27 +35,26 @@ from typing import TYPE_CHECKING, Final
 from mypy_extensions import i64
 
 from engine.bits import Bitboard, bit_length, i64_buffer, i64_table
+from engine.movegen import piece_attacks
 from engine.tables import (
     BB_SQUARES,
     BETWEEN,
+    BISHOP,
     DIAG_RAYS,
+    KING,
     KING_ATTACKS,
+    KNIGHT,
     KNIGHT_ATTACKS,
     ORTHO_RAYS,
+    PAWN,
     PAWN_ATTACKS,
-    diag_attacks,
-    ortho_attacks,
+    QUEEN,
+    ROOK,
 )
 
 if TYPE_CHECKING:
     from librt.vecs import vec
 
-PAWN: Final = 1
-KNIGHT: Final = 2
-BISHOP: Final = 3
-ROOK: Final = 4
-QUEEN: Final = 5
-KING: Final = 6
 ILLEGAL: Final = 0  # = tablebase.values.ILLEGAL
 DRAWN: Final = 1  # = tablebase.values.DRAWN
 DECIDED: Final = 2  # = tablebase.values.DECIDED
@@ -249,18 +248,7 @@ def destinations(geo: Geometry, st: Scratch, i: i64) -> Bitboard:
             if not two & (own | other):
                 dests |= two
         return dests
-    a: Bitboard
-    if t == KNIGHT:
-        a = KNIGHT_ATTACKS[x]
-    elif t == KING:
-        a = KING_ATTACKS[x]
-    elif t == BISHOP:
-        a = diag_attacks(x, own)
-    elif t == ROOK:
-        a = ortho_attacks(x, own)
-    else:
-        a = diag_attacks(x, own) | ortho_attacks(x, own)
-    return a & ~ours & ~other
+    return piece_attacks(t, x, own) & ~ours & ~other
 
 
 def _colour_set(geo: Geometry, st: Scratch, col: i64) -> Bitboard:
@@ -501,18 +489,9 @@ def _origins(geo: Geometry, st: Scratch, i: i64) -> Bitboard:
         if rank == (3 if col else 4) and not BB_SQUARES[d + back] & there:
             out |= BB_SQUARES[d + 2 * back] & empty
         return out
-    if t == KNIGHT:
-        return KNIGHT_ATTACKS[d] & empty
-    if t == KING:
-        if attacked(geo, st, d, b ^ 1, there, col ^ 1, -1):
-            return 0
-        return KING_ATTACKS[d] & empty
-    a: Bitboard = 0
-    if t != ROOK:
-        a = diag_attacks(d, there)
-    if t != BISHOP:
-        a |= ortho_attacks(d, there)
-    return a & empty
+    if t == KING and attacked(geo, st, d, b ^ 1, there, col ^ 1, -1):
+        return 0
+    return piece_attacks(t, d, there) & empty
 
 
 def _king_predecessors(
