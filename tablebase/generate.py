@@ -100,4 +100,5 @@ def generate(name: str, tables: TableSource, progress: Progress | None = None, r
     exit_of = bytearray(e.size)
     forward(geo, found, values, left, exit_of, progress)
     backward(geo, values, left, exit_of, progress)
+    del left, exit_of  # before the translated copy: at most three bytes per index at any time
     return values.translate(bytes(range(255)) + bytes([DRAWN]))
