@@ -1,11 +1,13 @@
 """The tablebase generator without positions (``tablebase.retro``): its moves and un-moves
-against ``engine.movegen`` on random entries of every 4-man ending, and its tables against the
+against ``engine.movegen`` on random entries of every 4-man ending, its tables against the
 first generator's (``support.tablebase_oracle``: a ``Position`` per index, stored edges), byte
-for byte."""
+for byte, and each sampled value against its children's (moves from ``engine.movegen``)."""
 
 from __future__ import annotations
 
+import os
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -14,9 +16,11 @@ from engine.position import Position
 from engine.tables import BB_SQUARES, DIAG_RAYS, KNIGHT_ATTACKS, ORTHO_RAYS
 from support import tablebase_oracle
 from tablebase.ending import ending, endings_of
+from tablebase.fileformat import read_table
 from tablebase.generate import generate, geometry
-from tablebase.probe import position_at
+from tablebase.probe import placement, position_at
 from tablebase.retro import Scratch, decode, in_check, move_list, unmove_list
+from tablebase.values import DECIDED, DRAWN, ILLEGAL, value_of
 
 PER_ENDING = 100  # random legal entries of each 4-man ending (3,000 in all)
 
@@ -107,3 +111,64 @@ def test_every_three_man_table_equals_the_first_generators() -> None:
 @pytest.mark.slow
 def test_the_table_without_symmetries_equals_the_first_generators() -> None:
     _compare(["KNK"], reduced=False)
+
+
+def _from_children(pos: Position, child_value: Callable[[Position], int]) -> int:
+    """The value a position must have given its children's (moves from ``engine.movegen``): a
+    win in one more than the shortest lost child, else a draw if a child draws, else a loss in
+    one more than the longest child; no move: mated (in check) or stalemate."""
+    moves = movegen.legal_moves(pos)
+    if not moves:
+        return DECIDED if pos.in_check() else DRAWN
+    kids = []
+    for m in moves:
+        pos.push(m)
+        kids.append(child_value(pos))
+        pos.pop()
+    lost = [c - DECIDED for c in kids if c >= DECIDED and (c - DECIDED) % 2 == 0]
+    if lost:
+        return DECIDED + 1 + min(lost)
+    if DRAWN in kids:
+        return DRAWN
+    return DECIDED + 1 + max(c - DECIDED for c in kids)
+
+
+def _check_children(tables: dict[str, bytes], name: str, count: int) -> None:
+    """``count`` random legal entries of ``name``: each value is what its children make it."""
+
+    def child_value(pos: Position) -> int:
+        value = value_of(tables.get, placement(pos), pos.turn)
+        assert value is not None
+        return value
+
+    e = ending(name)
+    rng = random.Random(name)
+    checked = 0
+    while checked < count:
+        idx = rng.randrange(e.size)
+        if tables[name][idx] == ILLEGAL:
+            continue
+        decoded = e.decode(idx)
+        assert decoded is not None
+        pos = position_at(e, *decoded)
+        assert tables[name][idx] == _from_children(pos, child_value), pos.fen()
+        checked += 1
+
+
+def _kqk(directory: str) -> dict[str, bytes]:
+    return {"KQK": read_table(os.path.join(directory, "KQK.atb"), "KQK", ending("KQK").size)}
+
+
+def test_values_follow_from_the_childrens(kqk_dir: str) -> None:
+    """2,000 random KQK entries (the file the command line wrote)."""
+    _check_children(_kqk(kqk_dir), "KQK", 2000)
+
+
+@pytest.mark.slow
+def test_pawn_values_follow_from_the_childrens(kqk_dir: str) -> None:
+    """3,000 random KPK entries, generated here after KRK, KBK and KNK (its promotions are read
+    in KQK .. KNK)."""
+    tables = _kqk(kqk_dir)
+    for name in ("KRK", "KBK", "KNK", "KPK"):
+        tables[name] = bytes(generate(name, tables.get))
+    _check_children(tables, "KPK", 3000)
