@@ -32,7 +32,8 @@ from setuptools.command.build_py import build_py
 # Hot modules, compiled together into one mypyc group. engine/board.py (the python-chess
 # subclass), engine/build.py, search/thinker.py (the thread facade), search/workers.py and
 # search/helper.py (the helper processes), search/skill.py, gui/,
-# uci/, problems/ but its solver, and alice_match stay interpreted.
+# uci/, problems/ but its solver, tablebase/ but its hot loops (retro.py), and alice_match
+# stay interpreted.
 COMPILED_MODULES = [
     "engine/bits.py",
     "engine/tables.py",
@@ -57,6 +58,7 @@ COMPILED_MODULES = [
     "search/limits.py",
     "search/bench.py",
     "problems/solver.py",
+    "tablebase/retro.py",
 ]
 PURE_ENV = "ALICE_ENGINE_PURE"  # set to anything but "" or "0" to install pure Python
 TUNE_ENV = "ALICE_ENGINE_TUNE"  # set (not "" or "0"): a compiled tuning build (docs/tuning.md)

@@ -16,7 +16,7 @@ import sys
 from tablebase.ending import ending
 from tablebase.fileformat import file_name, read_table
 from tablebase.probe import position_at
-from tablebase.values import DECIDED, DRAWN, ILLEGAL
+from tablebase.values import DECIDED, DRAWN
 
 
 def fen_of(name: str, idx: int) -> str:
@@ -30,12 +30,13 @@ def row(directory: str, name: str) -> str:
     values = read_table(os.path.join(directory, file_name(name)), name, e.size)
     half = e.size // 2
     cells = []
+    longest = DECIDED
     for stm, part in ((1, values[half:]), (0, values[:half])):
-        won = sum(1 for v in part if v >= DECIDED and (v - DECIDED) % 2)
-        lost = sum(1 for v in part if v >= DECIDED and not (v - DECIDED) % 2)
-        drawn = part.count(DRAWN)
-        cells.append(f"{won} / {drawn} / {lost}")
-    longest = max((v for v in values if v != ILLEGAL and v != DRAWN), default=DECIDED)
+        counts = [part.count(bytes([v])) for v in range(256)]  # a C scan per value: seconds for 4 men
+        won = sum(n for v, n in enumerate(counts) if v >= DECIDED and (v - DECIDED) % 2)
+        lost = sum(n for v, n in enumerate(counts) if v >= DECIDED and not (v - DECIDED) % 2)
+        cells.append(f"{won} / {counts[DRAWN]} / {lost}")
+        longest = max([longest] + [v for v, n in enumerate(counts) if n and v >= DECIDED])
     example = values.index(longest)
     plies = longest - DECIDED
     return f"| {name} | {cells[0]} | {cells[1]} | {plies} | `{fen_of(name, example)}` |"

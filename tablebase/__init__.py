@@ -2,8 +2,10 @@
 
     ending.py   endings by name (``KQK``, ``KRKN``), the symmetries Alice keeps, and the index
                 of a position in an ending's table (and back)
-    generate.py retrograde analysis of one ending (successors from ``engine.movegen``, values
-                propagated back from mates, captures and promotions read in smaller tables)
+    generate.py retrograde analysis of one ending: its geometry and exits (captures and
+                promotions, read in smaller tables) set up for ``retro``
+    retro.py    the compiled passes: moves and un-moves on two bitboards (no ``Position``),
+                values propagated back from mates and exits ply by ply, three bytes per index
     fileformat.py  the ``.atb`` file: one header line (ending, version, checksum) and the
                 compressed values; written atomically, read with every check
     probe.py    ``Tablebases``: a directory of tables, a position's value, the best root moves

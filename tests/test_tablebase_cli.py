@@ -17,8 +17,9 @@ from support.installed import CHILD_CWD, engine_command
 from tablebase.cli import _waves, dependencies, expand
 from tablebase.ending import ending
 from tablebase.fileformat import file_name, read_table
-from tablebase.generate import Graph, MissingTableError, _visit
+from tablebase.generate import MissingTableError, exits, geometry
 from tablebase.probe import Tablebases
+from tablebase.retro import Scratch, Visit, visit
 from tablebase.values import DECIDED
 
 
@@ -37,15 +38,15 @@ def test_four_man_positions_read_three_man_tables(kqk_dir: str) -> None:
     kqk = read_table(os.path.join(kqk_dir, file_name("KQK")), "KQK", ending("KQK").size)
     pos = Position("8/8/8/3k4/8/3q4/8/3QK3 w - - 0 1")
     idx = e.index([4, 3, 35, 19], 1)  # Ke1 Qd1 (A), Kd5 Qd3 (A), white to move
-    graph = Graph(bytearray(e.size))
-    graph.moves_left = {}  # type: ignore[assignment]
-    _visit(Position(None), e, idx, lambda name: kqk if name == "KQK" else None, graph)
+    out = Visit()
+    visit(geometry(e), exits(e, lambda name: kqk if name == "KQK" else None), Scratch(), idx, out)
     pos.push(parse_uci(pos, "d1d3"))
     after = Tablebases(kqk_dir).probe(pos)
     assert after and (after - DECIDED) % 2 == 0  # black to move in KQK is lost here ...
-    assert graph.win_exit[idx] <= after - DECIDED + 1  # ... so white mates through the capture
+    assert 0 < out.win <= after - DECIDED + 1  # ... so white mates through the capture
+    assert out.value == DECIDED + out.win
     with pytest.raises(MissingTableError, match="KQK"):
-        _visit(Position(None), e, idx, lambda name: None, Graph(bytearray(e.size)))
+        exits(e, lambda name: None)
 
 
 def test_cluster_run_resumes(kqk_dir: str, tmp_path: object) -> None:
