@@ -70,13 +70,14 @@ def test_corrupt_file_reported_once(kqk_dir: str, tmp_path: object) -> None:
     engine = Uci()
     try:
         engine.send(f"setoption name AliceTablebasePath value {tmp_path}")
-        engine.ready()
-        lines: list[str] = []
+        lines: list[str] = engine.ready()  # the tables are read from now on: the report may come here
         for _ in range(2):
             engine.send(f"position fen {KQK_WIN}", "go depth 2")
             move, _, before = engine.bestmove()
             lines += before
             assert parse_uci(Position(KQK_WIN), move)
+        time.sleep(0.5)
+        lines += engine.nothing_within(0.2)
         reports = [line for line in lines if line.startswith("info string") and "ignored" in line]
         assert len(reports) == 1 and "KQK.atb" in reports[0], lines
     finally:
@@ -184,3 +185,15 @@ def test_a_timed_search_never_waits_for_a_table(kqk_dir: str, monkeypatch: pytes
     started = time.perf_counter()
     fresh.search(pos, Limits(depth=2), threading.Event(), iterations.append)
     assert time.perf_counter() - started >= 1.5 and iterations[0].nodes == 0 and iterations[0].mate == mate_in
+
+
+def test_setting_the_path_reads_every_table_in_a_thread(kqk_dir: str, tmp_path: object) -> None:
+    shutil.copy(os.path.join(kqk_dir, "KQK.atb"), os.path.join(str(tmp_path), "KQK.atb"))
+    with open(os.path.join(str(tmp_path), "KRK.atb"), "wb") as f:
+        f.write(b"not a table\n")
+    tables = Tablebases(str(tmp_path), report=(reports := []).append)
+    tables.blocking = False
+    assert tables.table("KQK") is None  # not read yet: a search on the clock goes on without it
+    tables.preload().join(30)
+    assert tables.table("KQK") is not None and tables.table("KRK") is None
+    assert len(reports) == 1 and "KRK.atb" in reports[0]

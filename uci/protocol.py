@@ -201,7 +201,7 @@ class UciEngine:
         self.thinker.clear()
 
     def _on_tablebase_path(self, value: Value) -> None:
-        """Load the directory's tables (read on first use); an empty path: none."""
+        """Use the directory's tables, read into memory from now on in a thread; empty: none."""
         self.thinker.require_idle("setoption name AliceTablebasePath")
         assert isinstance(value, str)
         tables = None
@@ -212,6 +212,7 @@ class UciEngine:
                 raise OptionError(f"AliceTablebasePath: {error}") from None
             found = ", ".join(tables.names) or "none"
             self.out.send(f"info string tablebases in {echo(value)}: {found}")
+            tables.preload()  # in a thread: no table is read later under the clock
         self.thinker.searcher.set_tablebases(tables)
 
     # ------------------------------------------------------------ position
