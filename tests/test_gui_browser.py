@@ -22,7 +22,7 @@ from pathlib import Path
 import chess
 import chess.pgn
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Route, ViewportSize, expect, sync_playwright
 
 import engine.board  # noqa: F401 (registers the Alice variant for chess.pgn)
 from engine.board import AliceBoard
@@ -140,6 +140,60 @@ def start_play(page: Page, side: str = "white", strength: str = FAST) -> None:
     page.click(f'#side button[data-side="{side}"]')
     page.click("#new-game")
     expect(moves(page)).to_have_count(0 if side == "white" else 1)
+
+
+def test_the_old_position_takes_no_move_while_a_new_game_comes(page: Page) -> None:
+    """A tap between "New game" and its answer would be lost when the new game replaced the
+    board (or played in the old game): until the answer the boards take no move."""
+    page.click('#modes button[data-mode="analyse"]')
+    page.click("#ana-new")
+    click_move(page, "A", "e2", "e4")
+    expect(moves(page)).to_have_count(1)
+    held: list[Route] = []
+    page.route("**/api/new", lambda route: held.append(route))  # the server's answer waits until the test lets it go
+    page.click("#ana-new")
+    expect(page.locator("#boards")).to_have_class(_has("starting"))
+    expect(page.locator("#boards .movable")).to_have_count(0)
+    square(page, "A", "d7").click()
+    expect(page.locator("#boards .selected")).to_have_count(0)  # the tap did nothing
+    for _ in range(200):  # the request reaches the handler while the page waits
+        if held:
+            break
+        page.wait_for_timeout(25)
+    assert len(held) == 1
+    held[0].continue_()
+    expect(moves(page)).to_have_count(0)  # the new game came
+    expect(page.locator("#boards")).not_to_have_class(_has("starting"))
+    click_move(page, "A", "d2", "d4")  # and takes moves again
+    expect(moves(page)).to_have_count(1)
+    page.unroute("**/api/new")
+
+
+def test_a_side_chosen_then_new_game_starts_the_game_on_that_side(page: Page, board: Board) -> None:
+    """The page sends its requests one after the other: "New game" waits for the side chosen
+    just before (sent together, a state arriving between them reset the side to the old one)."""
+    page.click('#modes button[data-mode="play"]')
+    page.select_option("#opp-strength", FAST)
+    page.click('#side button[data-side="white"]')
+    page.click("#new-game")
+    expect(square(page, "A", "e2")).to_have_class(_has("movable"))
+    held: list[Route] = []
+    sent: list[str] = []
+    page.on("request", lambda request: sent.append(request.url.rsplit("/", 1)[-1]))
+    page.route("**/api/mode", lambda route: held.append(route))
+    page.click('#side button[data-side="black"]')
+    page.click("#new-game")
+    for _ in range(200):
+        if held:
+            break
+        page.wait_for_timeout(25)
+    page.wait_for_timeout(300)
+    assert "new" not in sent  # "New game" waits for the side's answer
+    held[0].continue_()
+    page.unroute("**/api/mode")
+    expect(moves(page)).to_have_count(1)  # the engine, White, moved first
+    assert board.state()["players"]["white"] is not None and board.state()["players"]["black"] is None
+    expect(page.locator('#side button[data-side="black"]')).to_have_class(_has("active"))
 
 
 def drag(page: Page, board: str, src: str, dst: str) -> None:
@@ -333,6 +387,7 @@ def test_a_phone_in_play_keeps_your_clock_and_the_status_in_view(chromium: Brows
         page.select_option("#clock-choice", "300+3")
         page.click('#side button[data-side="white"]')
         page.click("#new-game")
+        expect(square(page, "A", "e2")).to_have_class(_has("movable"))  # the new game has come
         page.locator('#board-A .square[data-square="e2"]').tap()
         page.locator('#board-A .square[data-square="e4"]').tap()
         expect(moves(page)).to_have_count(2)  # the engine answered: your move, your clock running

@@ -7,6 +7,8 @@ export const store = {
   state: null, // the last state from the server
   receivedAt: 0, // performance.now() when it came (the clocks tick from there)
   pendingPly: null, // the ply asked for by stepping, until the server shows it
+  starting: false, // a new game was asked for and has not come: the old position takes no move
+  posting: 0, // requests asked for and not answered yet
 };
 
 const listeners = [];
@@ -54,35 +56,47 @@ export function accept(newState) {
   publish(!old || old.mode !== newState.mode);
 }
 
-// POST /api/<path>; the answer (null after an error, which is shown on the page).
-export async function post(path, body = {}) {
+let posted = Promise.resolve(); // the last request sent: the next one waits for it
+
+// POST /api/<path>; the answer (null after an error, which is shown on the page). Requests go
+// one after the other, in the order asked (a side chosen, then "New game"), and the controls
+// keep what the player chose until the server has answered them all (store.posting).
+export function post(path, body = {}) {
+  store.posting += 1;
+  const sent = posted.then(() => send(path, body));
+  posted = sent.catch(() => null);
+  return sent;
+}
+
+async function send(path, body) {
   clearMessage();
   if (path !== "goto") {
     store.pendingPly = null;
   }
+  let response;
+  let data;
   try {
-    const response = await fetch(`/api/${path}`, {
+    response = await fetch(`/api/${path}`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
     });
-    const data = await response.json().catch(() => ({ error: `server answered ${response.status}` }));
-    if (!response.ok) {
-      showMessage(data.error || `server answered ${response.status}`);
-      store.pendingPly = null;
-      publish(false); // undo anything drawn in advance
-      return null;
-    }
-    if (data.state) {
-      accept(data.state);
-    }
-    return data;
+    data = await response.json().catch(() => ({ error: `server answered ${response.status}` }));
   } catch (error) {
-    showMessage(`cannot reach the server: ${error.message}`);
+    data = { error: `cannot reach the server: ${error.message}` };
+  } finally {
+    store.posting -= 1; // before the answer is drawn, so the last one shows the server's choices
+  }
+  if (!response?.ok) {
+    showMessage(data.error || `server answered ${response.status}`);
     store.pendingPly = null;
-    publish(false);
+    publish(false); // undo anything drawn in advance
     return null;
   }
+  if (data.state) {
+    accept(data.state);
+  }
+  return data;
 }
 
 export async function getJson(path) {

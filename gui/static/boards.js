@@ -81,7 +81,7 @@ function pieceAt(name) {
 }
 
 function movesFrom(name) {
-  return store.state && !view.preview ? store.state.legal.filter((uci) => uci.slice(0, 2) === name) : [];
+  return store.state && !view.preview && !store.starting ? store.state.legal.filter((uci) => uci.slice(0, 2) === name) : [];
 }
 
 const otherBoard = (name) => (name === "A" ? "B" : "A");

@@ -2,7 +2,7 @@
 // cards (Play, Analyse, Watch) with their menus and buttons, the options under the boards,
 // and the position/game card (FEN, PGN).
 import { $, getJson, post, showMessage, showNotice, store } from "./api.js";
-import { setFlipped } from "./boards.js";
+import { renderBoards, setFlipped } from "./boards.js";
 import { renderClocks } from "./clocks.js";
 import { moveLabel, positionLabel } from "./notation.js";
 import { pref, setPref } from "./prefs.js";
@@ -107,8 +107,11 @@ export function renderControls() {
   document.querySelectorAll("#multipv button").forEach((b) =>
     b.classList.toggle("active", Number(b.dataset.multipv) === state.analysis.multipv),
   );
-  const human = state.players.white === null ? "white" : "black";
-  document.querySelectorAll("#side button").forEach((b) => b.classList.toggle("active", b.dataset.side === human));
+  if (!store.posting) {
+    // A side just chosen stays chosen until the server has it (a state on its way would undo it).
+    const human = state.players.white === null ? "white" : "black";
+    document.querySelectorAll("#side button").forEach((b) => b.classList.toggle("active", b.dataset.side === human));
+  }
   $("nav-first").disabled = $("nav-prev").disabled = state.ply === 0;
   $("nav-next").disabled = $("nav-last").disabled = atEnd;
   // Watching: no move box, no hint about moving pieces.
@@ -241,11 +244,24 @@ function watchSetup() {
   return { mode: "watch", white: player("white"), black: player("black") };
 }
 
+// Until the new game comes, the old position takes no move: a tap there would be lost (or
+// played in the old game) when the new one replaces it.
 async function newGame(setup) {
-  const done = await post("new", setup);
-  if (done && setup.mode === "play") {
-    setFlipped(setup.side === "black");
+  setStarting(true);
+  try {
+    const done = await post("new", setup);
+    if (done && setup.mode === "play") {
+      setFlipped(setup.side === "black");
+    }
+  } finally {
+    setStarting(false);
   }
+}
+
+function setStarting(starting) {
+  store.starting = starting;
+  $("boards").classList.toggle("starting", starting);
+  renderBoards();
 }
 
 async function exportPgn() {
