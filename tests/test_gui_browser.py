@@ -407,6 +407,27 @@ def test_a_phone_in_play_keeps_your_clock_and_the_status_in_view(chromium: Brows
         context.close()
 
 
+def test_the_move_list_stays_put_while_the_analysis_runs(page: Page) -> None:
+    """The analysis sends states several times a second: the move list is redrawn only when it
+    changes, so a move's button is not replaced between the press and the release of a click."""
+    page.click('#modes button[data-mode="analyse"]')
+    page.click("#ana-new")
+    click_move(page, "A", "e2", "e4")
+    click_move(page, "A", "d7", "d5")
+    expect(moves(page)).to_have_count(2)
+    first = moves(page).first.element_handle()
+    scores = []
+    page.click("#analyse-toggle")
+    for _ in range(40):  # until the analysis has sent a few states
+        scores.append(page.evaluate("document.getElementById('evaltext').textContent"))
+        page.wait_for_timeout(50)
+    page.click("#analyse-toggle")
+    assert any(scores), "the analysis never showed a score"
+    assert first.evaluate("button => button.isConnected")  # the same button all along
+    first.click()
+    expect(page.locator("#movelist .move.current")).to_have_attribute("data-ply", "1")
+
+
 def test_the_bar_label_is_never_clipped(page: Page) -> None:
     page.click('#modes button[data-mode="analyse"]')
     page.click("#ana-new")

@@ -80,8 +80,11 @@ function variationEl(state, first, onLine) {
 
 export function renderMoves() {
   const state = store.state;
-  const list = $("movelist");
-  list.replaceChildren();
+  // Built apart and put in only when it differs: a state arriving between a press on a move
+  // and its release (analysis sends several a second) would otherwise replace the button
+  // under the pointer, and the click would be lost.
+  const shown = $("movelist");
+  const list = document.createElement(shown.tagName);
   const { nodes, root } = buildTree(state);
   const onLine = new Set(state.nodes);
   let row = null;
@@ -112,12 +115,15 @@ export function renderMoves() {
     }
     node = main;
   }
-  scrollIntoList(list, list.querySelector(".current"));
   if (state.result) {
     const result = document.createElement("li");
     result.className = "result";
     result.textContent = `${state.result.result} (${state.result.reason})`;
     list.appendChild(result);
+  }
+  if (list.innerHTML !== shown.innerHTML) {
+    shown.replaceChildren(...list.childNodes);
+    scrollIntoList(shown, shown.querySelector(".current"));
   }
   renderVariationTools(state, nodes);
 }
