@@ -16,16 +16,17 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import chess.pgn
 
+from clock_stats import games
 from engine.notation import parse_uci
 from engine.position import Position
 from tablebase.fileformat import TableFileError
 from tablebase.probe import Tablebases
-from tablebase.values import DECIDED, DRAWN
+from tablebase.values import game_result
 
 
 @dataclass(frozen=True)
@@ -40,27 +41,6 @@ class Game:
     black: str
 
 
-def table_result(value: int, white_to_move: bool) -> str:
-    """The result a table value promises for the side to move.
-
-    >>> table_result(DRAWN, True), table_result(DECIDED + 1, True), table_result(DECIDED + 2, True)
-    ('1/2-1/2', '1-0', '0-1')
-    """
-    if value == DRAWN:
-        return "1/2-1/2"
-    mover_wins = (value - DECIDED) % 2 == 1
-    return "1-0" if mover_wins == white_to_move else "0-1"
-
-
-def read_games(paths: Sequence[str]) -> Iterator[chess.pgn.Game]:
-    import engine.board  # noqa: F401  (registers the Alice variant for chess.pgn)
-
-    for path in paths:
-        with open(path, encoding="utf-8") as handle:
-            while (game := chess.pgn.read_game(handle)) is not None:
-                yield game
-
-
 def replay(game: chess.pgn.Game, tables: Tablebases) -> Game:
     """The plies of ``game`` and where the tables first cover it."""
     pos = Position(game.headers.get("FEN") or None)
@@ -70,7 +50,7 @@ def replay(game: chess.pgn.Game, tables: Tablebases) -> Game:
     for ply in range(len(moves) + 1):
         value = tables.probe(pos)
         if value:
-            covered_at, verdict = ply, table_result(value, bool(pos.turn))
+            covered_at, verdict = ply, game_result(value, bool(pos.turn))
             break
         if ply < len(moves):
             pos.push(parse_uci(pos, moves[ply]))
@@ -119,11 +99,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"tb_adjudication: no tables in {args.tb}", file=sys.stderr)
         return 2
     try:
-        games = [replay(g, tables) for g in read_games(args.pgn)]
+        records = [replay(g, tables) for g in games(args.pgn)]
     except (OSError, ValueError) as error:
         print(f"tb_adjudication: {error}", file=sys.stderr)
         return 2
-    for line in errors + summary(games):
+    for line in errors + summary(records):
         print(line)
     return 0
 

@@ -29,7 +29,7 @@ from search.mate import FALLBACK_DEPTH, MateSearch
 from search.movepick import order_moves
 from search.score import DRAW, INF, MATE, MATE_BOUND
 from search.timeman import SCALE_MIN_DEPTH, soft_scale
-from search.tree import Tree
+from search.tree import Tree, tablebase_score
 from search.tt import TranspositionTable
 from tablebase.probe import Tablebases
 from tablebase.values import DECIDED, DRAWN
@@ -140,7 +140,7 @@ class Searcher:
         # A weakened level (Skill Level, UCI_LimitStrength) plays without the tables: their
         # perfect endings are not the strength it was asked for.
         tree.use_tablebases(limits.skill is None)
-        tables = tree.tablebases if limits.skill is None else None
+        tables = tree.tablebases if tree.tb_men else None
         if tables is not None:
             tables.hits = 0
             tables.blocking = clock.budget is None  # on the clock, never wait for a table to be read
@@ -233,12 +233,8 @@ class Searcher:
             pos.push(move)
             lines.append([move, *self._tablebase_line(pos, tables)])
             pos.pop()
-            plies = value - DECIDED
-            if value == DRAWN:
-                score, plies = DRAW, 1
-            else:
-                score = MATE - plies if plies % 2 else -(MATE - plies)
-            on_iteration(self._iteration(max(1, plies), len(lines), score, lines[-1]))
+            depth = 1 if value == DRAWN else max(1, value - DECIDED)  # the mate's length in plies
+            on_iteration(self._iteration(depth, len(lines), tablebase_score(value, 0), lines[-1]))
         best = lines[0]
         return Result(best=best[0], ponder=best[1] if len(best) > 1 else None)
 

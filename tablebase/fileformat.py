@@ -11,9 +11,10 @@ a file under its own name is always complete. Reading checks everything the head
 from __future__ import annotations
 
 import os
-import tempfile
 import zlib
 from typing import Final
+
+from engine.files import write_atomically
 
 MAGIC: Final = "ALICE-TB"
 VERSION: Final = 1  # the format (and index) version: bump it when either changes
@@ -44,17 +45,7 @@ def write_table(directory: str, name: str, values: bytes | bytearray) -> str:
     os.makedirs(directory, exist_ok=True)
     path = os.path.join(directory, file_name(name))
     data = (header(name, values) + "\n").encode() + zlib.compress(bytes(values), COMPRESSION)
-    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_atomically(path, data)
     return path
 
 

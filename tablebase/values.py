@@ -30,6 +30,18 @@ def describe(value: int) -> str:
     return f"{'win' if plies % 2 else 'loss'} in {plies} plies"
 
 
+def game_result(value: int, white_to_move: bool) -> str:
+    """The result a covered position's value promises with best play (``-tb`` adjudication).
+
+    >>> game_result(DRAWN, True), game_result(DECIDED + 1, True), game_result(DECIDED + 2, True)
+    ('1/2-1/2', '1-0', '0-1')
+    """
+    if value == DRAWN:
+        return "1/2-1/2"
+    mover_wins = (value - DECIDED) % 2 == 1
+    return "1-0" if mover_wins == white_to_move else "0-1"
+
+
 def value_of(tables: TableSource, pieces: Placement, stm: int) -> int | None:
     """The table value of a placement with ``stm`` to move (``None``: no table for it). Two
     bare kings are drawn (the rules' bare-kings draw)."""

@@ -24,7 +24,7 @@ from engine import MoveError, Position, move_to_uci, parse_uci
 from engine.position import STARTING_FEN
 from tablebase.fileformat import TableFileError
 from tablebase.probe import Tablebases
-from tablebase.values import DECIDED, DRAWN
+from tablebase.values import game_result
 
 from .openings import Opening
 from .tc import Clock, Limits
@@ -287,11 +287,11 @@ class _Game:
         value = tables.probe(self.pos)
         if not value:
             return False
-        if value == DRAWN:
-            self._end("1/2-1/2", ADJUDICATION, "Draw by tablebase adjudication")
-            return True
-        winner = bool(self.pos.turn) if (value - DECIDED) % 2 else not self.pos.turn
-        self._end("1-0" if winner else "0-1", ADJUDICATION, f"{COLOR_NAMES[winner]} wins by tablebase adjudication")
+        result = game_result(value, bool(self.pos.turn))
+        if result == "1/2-1/2":
+            self._end(result, ADJUDICATION, "Draw by tablebase adjudication")
+        else:
+            self._end(result, ADJUDICATION, f"{COLOR_NAMES[result == '1-0']} wins by tablebase adjudication")
         return True
 
     def _think(self, side: bool) -> SearchResult | None:

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import html
 import os
-import tempfile
 from dataclasses import dataclass
+
+from engine.files import write_atomically
 
 FORMATS = {".md": "markdown", ".markdown": "markdown", ".html": "html", ".htm": "html"}
 LEFT_ALIGNED = ("Name",)  # other columns hold numbers and are right-aligned
@@ -88,14 +89,4 @@ def write_report(path: str, page: Page) -> None:
     """Write ``page`` to ``path`` (format from the extension) through a temporary file, so a
     web server never serves half a page."""
     text = html_page(page) if report_format(path) == "html" else markdown(page)
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, temp = tempfile.mkstemp(prefix=".report-", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.chmod(temp, REPORT_MODE)
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
+    write_atomically(path, text.encode(), REPORT_MODE)

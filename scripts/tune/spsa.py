@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Final
+
+from engine.files import write_atomically
 
 ALPHA: Final = 0.602  # fishtest's default: decay of the learning rate a_k
 GAMMA: Final = 0.101  # fishtest's default: decay of the perturbation c_k
@@ -245,19 +245,7 @@ def from_json(data: dict[str, Any], source: str = "state") -> State:
 
 def save_state(path: str, state: State) -> None:
     """Write the state atomically: a temporary file beside it, flushed, then renamed over it."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".spsa-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(to_json(state), f, indent=1)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+    write_atomically(path, (json.dumps(to_json(state), indent=1) + "\n").encode())
 
 
 def load_state(path: str) -> State:
