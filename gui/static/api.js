@@ -2,6 +2,7 @@
 // asks for changes with POST /api/...; `store.state` is the last state received, and every
 // listener registered with onState() runs after a new one arrives.
 const RETRY_MS = 1000; // wait before polling again after a failed request
+const POST_TIMEOUT_MS = 60000; // a request unanswered this long fails (the ones queued behind it go on)
 
 export const store = {
   state: null, // the last state from the server
@@ -80,6 +81,7 @@ async function send(path, body) {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body),
+      signal: AbortSignal.timeout(POST_TIMEOUT_MS),
     });
     data = await response.json().catch(() => ({ error: `server answered ${response.status}` }));
   } catch (error) {
