@@ -17,12 +17,15 @@ from alice_match.cli import main
 from support.matchargs import each, our_engine, scripted
 from support.matchrun import run
 
-# Runs alice-match's main in a child process and reports the child's peak memory (kB).
+# Runs alice-match's main in a child process and reports the child's peak memory (kB): its
+# VmHWM, the peak of its own memory since exec. (ru_maxrss would not do: a child started by fork
+# counts the parent's memory at the fork, and a test worker may hold hundreds of MB by then.)
 DRIVER = (
-    "import resource, sys\n"
+    "import re, sys\n"
     "from alice_match.cli import main\n"
     "status = main(sys.argv[1:])\n"
-    "print('maxrss', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+    "peak = re.search(r'VmHWM:\\s*(\\d+) kB', open('/proc/self/status').read()).group(1)\n"
+    "print('maxrss', peak, file=sys.stderr)\n"
     "sys.exit(status)\n"
 )
 MEMORY_LIMIT_KB = 300_000  # the runner's peak: ~60 MB normally; an unbounded reader takes GBs
