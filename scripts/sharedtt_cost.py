@@ -2,11 +2,13 @@
 """What the shared transposition table (``Threads`` > 1) costs one search, per node.
 
     python scripts/sharedtt_cost.py                 # depth 11, 5 runs, compare_depth's positions
-    python scripts/sharedtt_cost.py --depth 9 --runs 3
+    python scripts/sharedtt_cost.py --depth 9 --runs 3 --table view
 
 One thread, in this process: the same fixed-depth search of each of ``scripts/compare_depth.py``'s
-positions with the searcher's own table (``own``) and with ``SharedTranspositionTable`` over an
-anonymous shared mapping (``shared``), alternating, each from an empty table. The trees are the
+positions with the searcher's own table (``own``) and with a shared table over a file
+(``shared``: ``--table native``, the file mapped into the table's vector, as ``Threads`` uses
+it where it can; ``--table view``, through a ``memoryview``, as on Windows), alternating, each
+from an empty table. The trees are the
 same (the node counts are checked), so the CPU time ratio is the shared table's cost. Printed:
 per position the median CPU seconds of each and their ratio, then the median ratio.
 """
@@ -14,10 +16,10 @@ per position the median CPU seconds of each and their ratio, then the median rat
 from __future__ import annotations
 
 import argparse
-import mmap
 import os
 import statistics
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Sequence
@@ -29,24 +31,30 @@ from engine.build import build_name  # noqa: E402
 from engine.position import Position  # noqa: E402
 from search.limits import Iteration, Limits  # noqa: E402
 from search.search import Searcher  # noqa: E402
-from search.sharedtt import SharedTranspositionTable  # noqa: E402
-from search.tt import BUCKET_BYTES  # noqa: E402
+from search.sharedtt import SharedTranspositionTable, ViewTranspositionTable, attach  # noqa: E402
 
 HASH_MB = 16  # every table's size
+SIZE = HASH_MB * 1024 * 1024
 
 
-def searcher(shared: bool) -> Searcher:
-    """A one-thread searcher over its own table, or over a shared one."""
+def shared_table(kind: str) -> SharedTranspositionTable | ViewTranspositionTable:
+    """A shared table of ``HASH_MB`` over a new file, as ``Threads`` makes it: ``native`` (the
+    system must allow it) or ``view``."""
+    with tempfile.TemporaryFile() as f:
+        f.truncate(SIZE)
+        table = attach(f.fileno(), 0, SIZE // 8, native=kind == "native")
+    if kind == "native" and not isinstance(table, SharedTranspositionTable):
+        raise SystemExit("native shared words are not possible here")
+    return table
+
+
+def timed(shared: str, fen: str, depth: int) -> tuple[float, int]:
+    """CPU seconds and nodes of one search of ``fen`` to ``depth`` (``shared``: the shared
+    table's kind, or "" for the searcher's own table)."""
     s = Searcher(HASH_MB)
-    if shared:
-        mapping = mmap.mmap(-1, HASH_MB * 1024 * 1024 // BUCKET_BYTES * BUCKET_BYTES)
-        s.tree.tt = SharedTranspositionTable(memoryview(mapping).cast("q"))
-    return s
-
-
-def timed(shared: bool, fen: str, depth: int) -> tuple[float, int]:
-    """CPU seconds and nodes of one search of ``fen`` to ``depth``."""
-    s = searcher(shared)
+    table = shared_table(shared) if shared else None
+    if table is not None:
+        s.tree.tt = table
     nodes = 0
 
     def seen(iteration: Iteration) -> None:
@@ -55,28 +63,32 @@ def timed(shared: bool, fen: str, depth: int) -> tuple[float, int]:
 
     start = time.process_time()
     s.search(Position(fen), Limits(depth=depth), threading.Event(), seen)
-    return time.process_time() - start, nodes
+    seconds = time.process_time() - start
+    if table is not None:
+        table.release()
+    return seconds, nodes
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[1].strip())
     parser.add_argument("--depth", type=int, default=11)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--table", choices=("native", "view"), default="native", help="the shared table's kind")
     args = parser.parse_args(argv)
-    print(f"{build_name()}, depth {args.depth}, {args.runs} runs, load {load()}")
+    print(f"{build_name()}, depth {args.depth}, {args.runs} runs, {args.table} shared table, load {load()}")
     ratios: list[float] = []
     for name, fen in POSITIONS:
-        times: dict[bool, list[float]] = {False: [], True: []}
+        times: dict[str, list[float]] = {"": [], args.table: []}
         counts: set[int] = set()
         for _ in range(args.runs):
-            for shared in (False, True):
+            for shared in times:
                 seconds, nodes = timed(shared, fen, args.depth)
                 times[shared].append(seconds)
                 counts.add(nodes)
         if len(counts) != 1:
             print(f"{name}: the trees differ ({sorted(counts)} nodes)", file=sys.stderr)
             return 1
-        own, shared_s = statistics.median(times[False]), statistics.median(times[True])
+        own, shared_s = statistics.median(times[""]), statistics.median(times[args.table])
         ratios.append(shared_s / own)
         print(f"{name}: {counts.pop()} nodes; own {own:.3f} s, shared {shared_s:.3f} s; shared/own {ratios[-1]:.2f}")
     print(f"median ratio: shared/own {statistics.median(ratios):.2f}")

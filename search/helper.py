@@ -35,7 +35,7 @@ from search.clock import SearchStoppedError
 from search.limits import Limits
 from search.movepick import order_moves
 from search.search import MAX_DEPTH, Searcher
-from search.sharedtt import SharedTranspositionTable
+from search.sharedtt import PAGE, attach
 
 if TYPE_CHECKING:  # multiprocessing is imported only when helpers start (one thread: not at all)
     from multiprocessing.connection import Connection
@@ -46,6 +46,7 @@ SKIP_SIZE: Final = (1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4) 
 SKIP_PHASE: Final = (0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7)  # ... and their phases
 HEADER_WORDS: Final = 512  # the shared file's header: (job, nodes) per helper, before the table
 MAX_THREADS: Final = HEADER_WORDS // 2  # the Threads option's maximum: helper i uses header slot i (1..255)
+TABLE_OFFSET: Final = -(-8 * HEADER_WORDS // PAGE) * PAGE  # the table's first byte in the file: whole pages (mmap offsets)
 
 
 class WorkerStartError(RuntimeError):
@@ -98,15 +99,14 @@ class _Helper:
         self.conn = conn
         self.index = index
         self.parent = parent
+        self.searcher = Searcher(1)
         fd = os.open(path, os.O_RDWR)
         try:
-            self.map = mmap.mmap(fd, 8 * (HEADER_WORDS + words))
+            self.map = mmap.mmap(fd, TABLE_OFFSET)
+            self.searcher.tree.tt = attach(fd, TABLE_OFFSET, words)
         finally:
             os.close(fd)
-        view = memoryview(self.map).cast("q")
-        self.header = view[:HEADER_WORDS]
-        self.searcher = Searcher(1)
-        self.searcher.tree.tt = SharedTranspositionTable(view[HEADER_WORDS:])
+        self.header = memoryview(self.map).cast("q")[:HEADER_WORDS]
         self.jobs: queue.Queue[_Task | str] = queue.Queue()
         self.current: _Task | None = None  # the last go received (its stop event is what stop sets)
         self.searching = 0  # the job whose nodes the search thread is counting (0: none)

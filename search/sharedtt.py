@@ -1,13 +1,15 @@
 """The transposition table in memory shared by processes (``Threads`` > 1, ``search.workers``).
 
-``SharedTranspositionTable`` is a ``search.tt.TranspositionTable`` whose buckets live in a
-``memoryview`` of 64-bit words over a shared mapping (an ``mmap`` of a file in
-``/dev/shm``) instead of the table's own store: the same layout, index, replacement and
-packing, so the main search and every helper process read and write one table. Only the
-methods that touch the words are overridden (``probe_word``, ``store``, ``hashfull``,
-``resize_buckets``); they repeat the base class's logic line for line on ``words`` (the base
-keeps ``table`` typed as the native vector that makes the one-thread search fast; a
-``memoryview`` cannot stand in for it in the compiled build).
+The buckets live in a file mapped by the main search and every helper process (a file in
+``/dev/shm``), with ``search.tt``'s layout, index, replacement and packing. ``attach(fd, offset,
+words)`` gives the fastest table the system allows:
+
+* ``SharedTranspositionTable``: the file's pages mapped into the table's own native vector
+  (``search.sharedwords``), so the search probes and stores with ``search.tt``'s own code at its
+  own speed; only the bucket index starts at ``base`` (the first whole page of the vector);
+* ``ViewTranspositionTable``, where that cannot be done (no POSIX ``mmap``: Windows): the words
+  through a ``memoryview``, ``probe_word``, ``store`` and ``hashfull`` repeating the base
+  class's logic line for line (about a fifth slower per node: a Python call per probe).
 
 Races: an entry is one aligned 64-bit word, written and read whole, so a probe sees either the
 old word or the new one, never half of each. The bucket's evaluation word is written apart from
@@ -17,28 +19,33 @@ a hint the search checks for legality anyway. This is Stockfish's lock-free tabl
 key-XOR check (an entry here is a single word).
 
 The size is fixed by the mapping: ``resize_buckets`` (and so ``resize`` and ``clear``) clears
-the words whatever size it is asked for (``search.workers`` maps a new table for a new ``Hash``).
+the words whatever size it is asked for (``search.workers`` maps a new table for a new ``Hash``);
+``release`` unmaps them (the table is then empty).
 
->>> words = memoryview(bytearray(BUCKET_BYTES * 4)).cast("q")
->>> tt = SharedTranspositionTable(words)
->>> tt.buckets, tt.bytes_used
-(4, 128)
->>> tt.store(12345, 0x1234, -50, 3, BOUND_EXACT, 27)
->>> tt.probe(12345), tt.static_eval(12345)
-((4660, -50, 3, 3), 27)
->>> other = SharedTranspositionTable(words)  # a second view of the same words sees the entry
->>> other.probe(12345)
-(4660, -50, 3, 3)
+>>> import tempfile
+>>> with tempfile.TemporaryFile() as f:
+...     _ = f.truncate(PAGE)
+...     one, two = attach(f.fileno(), 0, PAGE // 8), attach(f.fileno(), 0, PAGE // 8)
+...     one.store(12345, 0x1234, -50, 3, BOUND_EXACT, 27)
+...     two.probe(12345), two.static_eval(12345), one.buckets  # the second sees the first's entry
+...     one.release(); two.release()
+((4660, -50, 3, 3), 27, 128)
+>>> view = ViewTranspositionTable(memoryview(bytearray(BUCKET_BYTES * 4)).cast("q"))
+>>> view.store(12345, 0x1234, -50, 3, BOUND_EXACT, 27)
+>>> view.probe(12345), view.buckets, view.bytes_used
+((4660, -50, 3, 3), 4, 128)
 """
 
 from __future__ import annotations
 
+import mmap
 from typing import Final
 
 from mypy_extensions import i64
 
 from engine.bits import i64_store
 from search.score import INF
+from search.sharedwords import PAGE, SharedWords, SharedWordsError, touch
 from search.tt import (
     AGE_WEIGHT,
     BOUND_EXACT,
@@ -58,17 +65,68 @@ from search.tt import (
 # ---------------------------------------------------------------- tunables
 CLEAR_CHUNK: Final = 1 << 16  # words zeroed per slice assignment by clear (a 512 KB temporary)
 
-__all__ = ["BOUND_EXACT", "BUCKET_BYTES", "SharedTranspositionTable"]
+__all__ = ["BOUND_EXACT", "BUCKET_BYTES", "PAGE", "SharedTranspositionTable", "ViewTranspositionTable", "attach"]
+
+
+def attach(fd: int, offset: int, words: int, native: bool = True) -> SharedTranspositionTable | ViewTranspositionTable:
+    """The table over ``words`` words of file ``fd`` from byte ``offset`` (whole pages): native
+    where the system allows (and ``native``), else through a ``memoryview`` of an ``mmap``.
+    Every page is faulted in now (``search.sharedwords.touch``), not during a search."""
+    if native:
+        try:
+            return SharedTranspositionTable(SharedWords.map(fd, offset, words))
+        except SharedWordsError:
+            pass
+    mapping = mmap.mmap(fd, 8 * words, offset=offset)
+    view = memoryview(mapping).cast("q")
+    touch(view, 0, words)
+    return ViewTranspositionTable(view, mapping)
 
 
 class SharedTranspositionTable(TranspositionTable):
-    """A transposition table over shared 64-bit words (see the module docstring)."""
+    """``search.tt``'s table over shared words mapped into its own vector (module docstring)."""
 
-    def __init__(self, words: memoryview) -> None:
+    def __init__(self, shared: SharedWords) -> None:
+        self.shared = shared
+        self.attaching = True  # the words may hold other processes' entries: keep them
+        super().__init__(1)  # resize_buckets below puts the shared words in place
+        self.attaching = False
+
+    def resize_buckets(self, buckets: int) -> None:
+        """Clear the words; the size is the mapping's whatever ``buckets`` asks."""
+        shared = self.shared
+        count = max(1, shared.words // BUCKET_WORDS)
+        self.buckets = count
+        self.slots = count * WAYS
+        self.mask = count - 1 if count & (count - 1) == 0 and count > 1 else 0
+        self.table = shared.store
+        self.base = shared.base
+        self.generation = 0
+        self.probe_eval = NO_EVAL
+        if not self.attaching:
+            shared.clear()
+
+    def release(self) -> None:
+        """Unmap the shared words: the table goes on over private zero pages of the same size (a
+        search still running when the pool closes reads empty buckets, never freed memory)."""
+        self.shared.close()
+
+
+class ViewTranspositionTable(TranspositionTable):
+    """A transposition table over shared 64-bit words seen through a ``memoryview`` (module docstring)."""
+
+    def __init__(self, words: memoryview, mapping: mmap.mmap | None = None) -> None:
         self.words = words  # format "q": BUCKET_WORDS words per bucket, as search.tt's table
+        self.mapping = mapping  # the mmap behind words when the table owns it (release closes it)
         self.attaching = True  # the words may hold other processes' entries: keep them
         super().__init__(1)  # the base's own store stays at one bucket (resize_buckets below)
         self.attaching = False
+
+    def release(self) -> None:
+        """Release the view (and close the mapping the table owns)."""
+        self.words.release()
+        if self.mapping is not None:
+            self.mapping.close()
 
     def resize_buckets(self, buckets: int) -> None:
         """Clear the words; the size is the mapping's whatever ``buckets`` asks (``search.workers``

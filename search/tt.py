@@ -122,7 +122,8 @@ class TranspositionTable:
         self.slots: i64 = 0  # entries: WAYS per bucket
         self.buckets: i64 = 0
         self.mask: i64 = 0  # buckets - 1 when buckets is a power of two (an AND instead of a division), else 0
-        # Entry j of bucket b at BUCKET_WORDS * b + j, the bucket's evaluations at BUCKET_WORDS * b + WAYS.
+        self.base: i64 = 0  # index in table of bucket 0 (the shared table's window starts at a page: search.sharedwords)
+        # Entry j of bucket b at base + BUCKET_WORDS * b + j, the bucket's evaluations at base + BUCKET_WORDS * b + WAYS.
         self.table: vec[i64] = i64_store(BUCKET_WORDS)
         self.generation: i64 = 0
         self.probe_eval: i64 = NO_EVAL  # the static evaluation of the entry the last hit of probe_word found
@@ -177,7 +178,7 @@ class TranspositionTable:
     def _bucket(self, key: i64) -> i64:
         """Index in ``table`` of the first entry of ``key``'s bucket."""
         mask = self.mask
-        return BUCKET_WORDS * (key & mask if mask else key % self.buckets)
+        return self.base + BUCKET_WORDS * (key & mask if mask else key % self.buckets)
 
     def probe_word(self, key: i64) -> i64:
         """The packed word stored for ``key`` (see the module docstring), 0 when none: the
@@ -251,7 +252,7 @@ class TranspositionTable:
         table = self.table
         used = 0
         for k in range(n):
-            word = table[BUCKET_WORDS * (k // WAYS) + k % WAYS]
+            word = table[self.base + BUCKET_WORDS * (k // WAYS) + k % WAYS]
             if word and (word >> 42) & GENERATION_MASK == gen:
                 used += 1
         return used * 1000 // n

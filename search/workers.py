@@ -10,9 +10,9 @@
 CPython runs one thread at a time (the GIL), so the helpers are processes (``multiprocessing``,
 start method ``START_METHOD_ENV`` = ``spawn`` (the default) or ``fork``), each running
 ``search.helper.run``. The table is a file in ``/dev/shm`` (else the temporary directory)
-mapped by everyone: ``HEADER_WORDS`` words of node counters (job, nodes per helper), then
-``Hash`` megabytes of buckets (``search.sharedtt``), so ``Hash`` is the memory of the one
-table whatever the thread count. The file is unlinked as soon as every helper has mapped it:
+mapped by everyone: ``HEADER_WORDS`` words of node counters (job, nodes per helper), then from
+``TABLE_OFFSET`` (whole pages) ``Hash`` megabytes of buckets (``search.sharedtt``), so ``Hash``
+is the memory of the one table whatever the thread count. The file is unlinked as soon as every helper has mapped it:
 nothing is left in ``/dev/shm`` when the processes end, however they end.
 
 A helper that dies is noticed by ``reap`` (the thinker asks between iterations and at each
@@ -35,8 +35,8 @@ from typing import Final
 
 from engine.position import Position
 from search import helper
-from search.helper import HEADER_WORDS, MAX_THREADS, Go, Stop, WorkerStartError
-from search.sharedtt import BUCKET_BYTES, SharedTranspositionTable
+from search.helper import HEADER_WORDS, MAX_THREADS, TABLE_OFFSET, Go, Stop, WorkerStartError
+from search.sharedtt import BUCKET_BYTES, SharedTranspositionTable, ViewTranspositionTable, attach
 
 # ---------------------------------------------------------------- tunables
 START_METHOD_ENV: Final = "ALICE_ENGINE_START_METHOD"  # environment variable: "spawn" or "fork"
@@ -80,16 +80,15 @@ class HelperPool:
         self.context = _context()
         self.procs: dict[int, BaseProcess] = {}
         self.conns: dict[int, Connection] = {}
-        self.path = self._create_file(8 * (HEADER_WORDS + words))
+        self.path = self._create_file(TABLE_OFFSET + 8 * words)
         try:
             fd = os.open(self.path, os.O_RDWR)
             try:
-                self.map = mmap.mmap(fd, 8 * (HEADER_WORDS + words))
+                self.map = mmap.mmap(fd, TABLE_OFFSET)
+                self.table: SharedTranspositionTable | ViewTranspositionTable = attach(fd, TABLE_OFFSET, words)
             finally:
                 os.close(fd)
-            self.view = memoryview(self.map).cast("q")
-            self.header = self.view[:HEADER_WORDS]
-            self.table = SharedTranspositionTable(self.view[HEADER_WORDS:])
+            self.header = memoryview(self.map).cast("q")[:HEADER_WORDS]
             self._start(threads - 1, words)
         except BaseException:
             self.close()
@@ -205,14 +204,14 @@ class HelperPool:
         self._release()
 
     def _release(self) -> None:
-        """Release the views of the mapping, then unmap it (a view left would block that)."""
-        table = getattr(self, "table", None)
+        """Unmap the table, release the header's view, then unmap the header (a view left would
+        block that)."""
+        table = getattr(self, "table", None)  # None when __init__ failed before it
         if table is not None:
-            table.words.release()
-        for name in ("header", "view"):
-            view = getattr(self, name, None)
-            if view is not None:
-                view.release()
+            table.release()
+        header = getattr(self, "header", None)
+        if header is not None:
+            header.release()
         mapping = getattr(self, "map", None)
         if mapping is not None and not mapping.closed:
             mapping.close()

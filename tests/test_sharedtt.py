@@ -1,39 +1,60 @@
 """The shared transposition table (``Threads`` > 1) does exactly what the one-thread table
-does, word for word: its ``probe_word``, ``store`` and ``hashfull`` repeat ``search.tt``'s on a
-``memoryview`` (search/sharedtt.py), and these tests hold the two together."""
+does, word for word, in both its forms (search/sharedtt.py): the native one (the file's pages
+mapped into the table's own vector, ``search.sharedwords``, with the bucket index moved by
+``base``) and the ``memoryview`` one, whose ``probe_word``, ``store`` and ``hashfull`` repeat
+``search.tt``'s; these tests hold them together."""
 
 from __future__ import annotations
 
-import mmap
 import random
+import tempfile
+from collections.abc import Iterator
 
 import pytest
 
 import search.tt as tt
 from search.score import INF
-from search.sharedtt import SharedTranspositionTable
-from search.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, BUCKET_BYTES, NO_EVAL, TranspositionTable
+from search.sharedtt import PAGE, SharedTranspositionTable, ViewTranspositionTable, attach
+from search.sharedwords import SharedWords, SharedWordsError
+from search.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, NO_EVAL, TranspositionTable
 
 BUCKETS = 8  # few buckets: keys collide, entries are replaced, kept and aged
 OPERATIONS = 20_000
 
 
 def words_of(table: TranspositionTable) -> list[int]:
-    if isinstance(table, SharedTranspositionTable):
+    if isinstance(table, ViewTranspositionTable):
         return list(table.words)
-    return [int(table.table[k]) for k in range(tt.BUCKET_WORDS * table.buckets)]
+    return [int(table.table[table.base + k]) for k in range(tt.BUCKET_WORDS * table.buckets)]
 
 
-def test_random_stores_and_probes_match_the_one_thread_table() -> None:
-    """20,000 random stores and probes over a few positions (few buckets, generations moving
-    on, depths and evaluations out of range): the same words, the same probe answers and
+@pytest.fixture
+def table_file() -> Iterator[int]:
+    """A file of one page for a shared table: its descriptor."""
+    with tempfile.TemporaryFile() as f:
+        f.truncate(PAGE)
+        yield f.fileno()
+
+
+def shared_table(kind: str, fd: int) -> SharedTranspositionTable | ViewTranspositionTable:
+    """A shared table over the page of ``fd``: native (the page mapped into the table's own
+    vector) or through a ``memoryview``."""
+    table = attach(fd, 0, PAGE // 8, native=kind == "native")
+    assert isinstance(table, SharedTranspositionTable if kind == "native" else ViewTranspositionTable)
+    return table
+
+
+@pytest.mark.parametrize("kind", ["native", "view"])
+def test_random_stores_and_probes_match_the_one_thread_table(kind: str, table_file: int) -> None:
+    """20,000 random stores and probes over a few positions (keys in a few buckets, generations
+    moving on, depths and evaluations out of range): the same words, the same probe answers and
     evaluations, the same hashfull as search.tt's table."""
     rng = random.Random(20261206)
+    table = shared_table(kind, table_file)
     reference = TranspositionTable(1)
-    reference.resize_buckets(BUCKETS)
-    mapping = mmap.mmap(-1, BUCKET_BYTES * BUCKETS)
-    table = SharedTranspositionTable(memoryview(mapping).cast("q"))
-    keys = [rng.getrandbits(63) for _ in range(40)]  # a few positions, met again and again
+    reference.resize_buckets(table.buckets)
+    # a few positions, met again and again, in BUCKETS buckets: keys collide, entries are replaced, kept and aged
+    keys = [rng.getrandbits(63) & ~(table.buckets - 1) | rng.randrange(BUCKETS) for _ in range(40)]
     for step in range(OPERATIONS):
         key = rng.choice(keys)
         if step % 1000 == 999:
@@ -56,22 +77,71 @@ def test_random_stores_and_probes_match_the_one_thread_table() -> None:
             assert words_of(table) == words_of(reference), step
     assert words_of(table) == words_of(reference)
     assert table.hashfull() == reference.hashfull()
-    table.words.release()
-    mapping.close()
+    table.release()
 
 
-def test_two_tables_over_one_mapping_share_entries() -> None:
-    """A store through one view is seen through another, as between processes."""
-    mapping = mmap.mmap(-1, BUCKET_BYTES * 64)
-    one = SharedTranspositionTable(memoryview(mapping).cast("q"))
-    two = SharedTranspositionTable(memoryview(mapping).cast("q"))
+@pytest.mark.parametrize("kind", ["native", "view"])
+def test_two_tables_over_one_file_share_entries(kind: str, table_file: int) -> None:
+    """A store through one table is seen through another over the same file, as between
+    processes; clearing one clears both; a released table is empty and private."""
+    one, two = shared_table(kind, table_file), shared_table(kind, table_file)
     one.store(12345, 0x1234, -50, 3, BOUND_EXACT, 27)
     assert two.probe(12345) == (0x1234, -50, 3, 3) and two.static_eval(12345) == 27
     two.store(777, 0x42, 10, 9, BOUND_LOWER, NO_EVAL)
     assert one.probe(777) == (0x42, 10, 9, BOUND_LOWER) and one.static_eval(777) == NO_EVAL
-    one.words.release()
-    two.words.release()
-    mapping.close()
+    two.clear()
+    assert one.probe(12345) is None and one.probe(777) is None
+    one.store(12345, 0x1234, -50, 3, BOUND_EXACT, 27)
+    one.release()
+    assert two.probe(12345) == (0x1234, -50, 3, 3)  # the file keeps the words
+    two.release()
+
+
+def test_the_native_window_is_private_again_after_release(table_file: int) -> None:
+    """After ``close`` the vector's memory is the process's own again (zeros, not the file's):
+    the allocator may have it back without aliasing the shared file."""
+    one = SharedWords.map(table_file, 0, PAGE // 8)
+    two = SharedWords.map(table_file, 0, PAGE // 8)
+    one.store[one.base + 7] = 99
+    assert int(two.store[two.base + 7]) == 99
+    store, base = one.store, one.base
+    one.close()
+    assert int(store[base + 7]) == 0
+    store[base + 7] = 5  # private now: the file does not see it
+    assert int(two.store[two.base + 7]) == 99
+    two.close()
+
+
+def test_a_released_native_table_goes_on_empty_and_private(table_file: int) -> None:
+    """A search still running when the pool closes finds empty buckets, not freed memory, and
+    its stores no longer reach the file."""
+    one, two = shared_table("native", table_file), shared_table("native", table_file)
+    one.store(12345, 0x1234, -50, 3, BOUND_EXACT, 27)
+    one.release()
+    assert one.probe(12345) is None and one.buckets == two.buckets
+    one.store(777, 0x42, 10, 9, BOUND_LOWER, NO_EVAL)
+    assert one.probe(777) is not None and two.probe(777) is None
+    assert two.probe(12345) == (0x1234, -50, 3, 3)
+    two.release()
+
+
+def test_attach_falls_back_to_a_view_where_words_cannot_be_native(
+    table_file: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a POSIX mmap (Windows) ``attach`` gives the memoryview table, over the same file."""
+    native = attach(table_file, 0, PAGE // 8)
+    assert isinstance(native, SharedTranspositionTable)
+
+    def no_mmap(*args: object) -> SharedWords:
+        raise SharedWordsError("no POSIX mmap here")
+
+    monkeypatch.setattr(SharedWords, "map", no_mmap)
+    view = attach(table_file, 0, PAGE // 8)
+    assert isinstance(view, ViewTranspositionTable) and view.buckets == native.buckets
+    native.store(4242, 0x77, 5, 4, BOUND_EXACT, NO_EVAL)
+    assert view.probe(4242) == (0x77, 5, 4, BOUND_EXACT)
+    view.release()
+    native.release()
 
 
 def test_the_cost_script_compares_the_same_trees(capsys: pytest.CaptureFixture[str]) -> None:
