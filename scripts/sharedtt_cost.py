@@ -44,7 +44,7 @@ def shared_table(kind: str) -> SharedTranspositionTable | ViewTranspositionTable
         f.truncate(SIZE)
         table = attach(f.fileno(), 0, SIZE // 8, native=kind == "native")
     if kind == "native" and not isinstance(table, SharedTranspositionTable):
-        raise SystemExit("native shared words are not possible here")
+        raise SystemExit("no native shared table here (the pure build, or no POSIX mmap): try --table view")
     return table
 
 

@@ -7,9 +7,10 @@ words)`` gives the fastest table the system allows:
 * ``SharedTranspositionTable``: the file's pages mapped into the table's own native vector
   (``search.sharedwords``), so the search probes and stores with ``search.tt``'s own code at its
   own speed; only the bucket index starts at ``base`` (the first whole page of the vector);
-* ``ViewTranspositionTable``, where that cannot be done (no POSIX ``mmap``: Windows): the words
+* ``ViewTranspositionTable``, where that cannot be done (no POSIX ``mmap``: Windows) or would
+  not pay (the pure build, where every probe is interpreted anyway): the words
   through a ``memoryview``, ``probe_word``, ``store`` and ``hashfull`` repeating the base
-  class's logic line for line (about a fifth slower per node: a Python call per probe).
+  class's logic line for line (compiled, about 13 % slower per node: a Python call per probe).
 
 Races: an entry is one aligned 64-bit word, written and read whole, so a probe sees either the
 old word or the new one, never half of each. The bucket's evaluation word is written apart from
@@ -43,7 +44,7 @@ from typing import Final
 
 from mypy_extensions import i64
 
-from engine.bits import i64_store
+from engine.bits import COMPILED, i64_store
 from search.score import INF
 from search.sharedwords import PAGE, SharedWords, SharedWordsError, touch
 from search.tt import (
@@ -70,9 +71,10 @@ __all__ = ["BOUND_EXACT", "BUCKET_BYTES", "PAGE", "SharedTranspositionTable", "V
 
 def attach(fd: int, offset: int, words: int, native: bool = True) -> SharedTranspositionTable | ViewTranspositionTable:
     """The table over ``words`` words of file ``fd`` from byte ``offset`` (whole pages): native
-    where the system allows (and ``native``), else through a ``memoryview`` of an ``mmap``.
-    Every page is faulted in now (``search.sharedwords.touch``), not during a search."""
-    if native:
+    in the compiled build where the system allows (and ``native``), else through a
+    ``memoryview`` of an ``mmap``. Every page is faulted in now (``search.sharedwords.touch``),
+    not during a search."""
+    if native and COMPILED:
         try:
             return SharedTranspositionTable(SharedWords.map(fd, offset, words))
         except SharedWordsError:

@@ -1,12 +1,14 @@
 """Native 64-bit words whose middle is shared memory: how the compiled search reaches the shared
 transposition table (``Threads`` > 1) as fast as its own.
 
-``SharedWords.map(fd, offset, words)`` allocates an ordinary ``engine.bits.i64_store`` (a native
-vector compiled, an ``array('q')`` pure) a page longer than asked, and maps ``words`` words of the
-file ``fd`` from ``offset`` over the vector's first whole page onwards (``mmap`` with
+``SharedWords.map(fd, offset, words)`` allocates a native vector a page longer than asked
+(``unwritten_store``: no word written, so no page of it resident) and maps ``words`` words of
+the file ``fd`` from ``offset`` over the vector's first whole page onwards (``mmap`` with
 ``MAP_FIXED``). The search then indexes ``store[base + i]`` with the code and the speed of the
-one-thread table: no Python call per probe (through a ``memoryview`` every probe and store was a
-call, which cost the shared table about a fifth of the search's speed, docs/measurements.md).
+one-thread table: no Python call per probe (through a ``memoryview`` every probe and store is a
+call, which costs the shared table about an eighth of the search's speed, docs/measurements.md).
+The pure build's vectors are ``array('q')``: ``map`` works on them too (the tests use it), but
+``search.sharedtt.attach`` gives the pure build the ``memoryview`` table, as slow there.
 
 Safety: the vector's memory belongs to the allocator, so it must be private again before it is
 freed. ``SharedWords`` holds a reference to the vector (so the memory cannot be freed while it is
@@ -39,7 +41,7 @@ from typing import TYPE_CHECKING, Final, cast
 
 from mypy_extensions import i64
 
-from engine.bits import i64_store
+from engine.bits import COMPILED, i64_store
 
 if TYPE_CHECKING:
     from librt.vecs import vec
@@ -67,6 +69,26 @@ def _libc_mmap() -> ctypes._CFuncPtr:  # type: ignore[name-defined]
     fn.restype = ctypes.c_void_p
     fn.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int64]
     return fn
+
+
+def unwritten_store(n: int) -> vec[i64]:
+    """A native vector of ``n`` words none of which was written, so none of its pages is
+    resident: every helper maps ``Hash`` megabytes over one, and zeroing it first would cost each
+    of them that much memory for a moment. A vector of capacity ``n`` whose length (in its box,
+    after the object header) is set to ``n`` (checked); the pure build's zeros (``i64_store``)."""
+    if not COMPILED:
+        return i64_store(n)
+    from librt.vecs import vec as native_vec
+
+    store: vec[i64] = native_vec[i64](capacity=n)
+    if n > 0:
+        length = ctypes.c_ssize_t.from_address(id(store) + VEC_ITEMS_OFFSET - 8)
+        if length.value != 0:
+            raise SharedWordsError("unknown native vector layout")
+        length.value = n
+    if len(store) != n:
+        raise SharedWordsError("unknown native vector layout")
+    return store
 
 
 def items_address(store: vec[i64]) -> int:
@@ -117,7 +139,7 @@ class SharedWords:
         if offset % PAGE or size % PAGE or size <= 0:
             raise SharedWordsError(f"{size} bytes at {offset}: not whole pages of {PAGE} bytes")
         mmap_ = _libc_mmap()
-        store = i64_store(words + PAGE // 8)
+        store = unwritten_store(words + PAGE // 8)
         items = items_address(store)
         skip = -items % PAGE  # bytes to the first page boundary
         address = items + skip
