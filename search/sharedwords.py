@@ -49,7 +49,6 @@ if TYPE_CHECKING:
 # ---------------------------------------------------------------- constants
 PAGE: Final = mmap.ALLOCATIONGRANULARITY  # mappings start and end on this (the page size on POSIX)
 MAP_FIXED: Final = 0x10  # mmap's flag "at exactly this address" (Linux and macOS; not in the mmap module)
-MAP_FAILED: Final = ctypes.c_void_p(-1).value  # mmap's error return
 VEC_ITEMS_OFFSET: Final = 8 + 2 * ctypes.sizeof(ctypes.c_void_p)  # a native vector's box: header, length, then items
 SENTINEL: Final = 0x5A5A_1234_A5A5_4321  # written through the address, read back through the vector
 
@@ -121,6 +120,14 @@ def touch(words: vec[i64] | memoryview, start: int, count: int) -> None:
         words[k] = words[k]
 
 
+def _make_private(address: int, size: int, store: vec[i64]) -> None:
+    """Private zero pages at ``address``; if even that fails, ``store`` is kept for ever (the
+    allocator must never get shared or unmapped pages back)."""
+    flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | MAP_FIXED
+    if _libc_mmap()(address, size, mmap.PROT_READ | mmap.PROT_WRITE, flags, -1, 0) != address:
+        _leaked.append(store)
+
+
 class SharedWords:
     """``words`` 64-bit words of a file, at ``store[base]`` to ``store[base + words - 1]``
     (see the module docstring)."""
@@ -146,7 +153,9 @@ class SharedWords:
         flags = mmap.MAP_SHARED | MAP_FIXED
         got = mmap_(address, size, mmap.PROT_READ | mmap.PROT_WRITE, flags, fd, offset)
         if got != address:
-            raise SharedWordsError(f"mmap failed: {ctypes.get_errno()}")
+            errno = ctypes.get_errno()
+            _make_private(address, size, store)  # a failed MAP_FIXED may have left a hole
+            raise SharedWordsError(f"mmap failed: errno {errno}")
         shared = cls(store, skip // 8, words, address)
         touch(store, shared.base, words)
         return shared
@@ -160,10 +169,7 @@ class SharedWords:
         """Put private zero pages back over the window, then let the vector go."""
         if not self.address:
             return
-        flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | MAP_FIXED
-        got = _libc_mmap()(self.address, 8 * self.words, mmap.PROT_READ | mmap.PROT_WRITE, flags, -1, 0)
-        if got != self.address:  # cannot make it private: never let the allocator have it back
-            _leaked.append(self.store)
+        _make_private(self.address, 8 * self.words, self.store)
         self.address = 0
         self.store = i64_store(0)  # the vector lives on while its users hold it: private memory now
 

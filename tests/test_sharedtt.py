@@ -6,6 +6,8 @@ mapped into the table's own vector, ``search.sharedwords``, with the bucket inde
 
 from __future__ import annotations
 
+import gc
+import os
 import random
 import tempfile
 from collections.abc import Iterator
@@ -13,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 import search.tt as tt
-from engine.bits import COMPILED
+from engine.bits import COMPILED, i64_store
 from search.score import INF
 from search.sharedtt import PAGE, SharedTranspositionTable, ViewTranspositionTable, attach
 from search.sharedwords import SharedWords, SharedWordsError
@@ -113,6 +115,23 @@ def test_the_native_window_is_private_again_after_release(table_file: int) -> No
     store[base + 7] = 5  # private now: the file does not see it
     assert int(two.store[two.base + 7]) == 99
     two.close()
+
+
+def test_a_mapping_that_fails_raises_and_leaves_memory_private() -> None:
+    """A file that cannot be mapped (a pipe): ``SharedWordsError``, and the vector under the
+    failed window was made private again before it was freed (the allocator reuses it)."""
+    read, write = os.pipe()
+    try:
+        for _ in range(3):
+            with pytest.raises(SharedWordsError, match="mmap failed"):
+                SharedWords.map(read, 0, PAGE // 8)
+    finally:
+        os.close(read)
+        os.close(write)
+    gc.collect()
+    store = i64_store(4 * PAGE // 8)  # likely the freed memory again: writable, private
+    store[len(store) - 1] = 7
+    assert int(store[len(store) - 1]) == 7
 
 
 def test_a_released_native_table_goes_on_empty_and_private(table_file: int) -> None:
