@@ -60,6 +60,7 @@ PURE_BUILD_MODULES = frozenset(
         "test_singular.py",  # the singular extension switched on (the pure build patches the switch)
         "test_pruning.py",  # LMP, late futility and cut nodes against their old reach (the pure build patches them)
         "test_tt.py",  # replacement in buckets, the same-key rule
+        "test_sharedtt.py",  # the shared table: the pure build's memoryview, and its arrays under a native window
         "test_timeman.py",  # the time plans
         "test_tune.py",  # the evaluation fitter patches the weights: pure build only
     }
