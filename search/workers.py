@@ -12,8 +12,9 @@ start method ``START_METHOD_ENV`` = ``spawn`` (the default) or ``fork``), each r
 ``search.helper.run``. The table is a file in ``/dev/shm`` (else the temporary directory)
 mapped by everyone: ``HEADER_WORDS`` words of node counters (job, nodes per helper), then from
 ``TABLE_OFFSET`` (whole pages) ``Hash`` megabytes of buckets (``search.sharedtt``), so ``Hash``
-is the memory of the one table whatever the thread count. The file is unlinked as soon as every helper has mapped it:
-nothing is left in ``/dev/shm`` when the processes end, however they end.
+is the memory of the one table whatever the thread count. The file is unlinked as soon as
+every helper has mapped it: nothing is left in ``/dev/shm`` when the processes end, however
+they end.
 
 A helper that dies is noticed by ``reap`` (the thinker asks between iterations and at each
 ``go``) and left out from then on; the others go on. Helpers end themselves when the main
