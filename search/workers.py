@@ -99,14 +99,29 @@ class HelperPool:
 
     @staticmethod
     def _create_file(size: int) -> str:
-        """A new file of ``size`` zero bytes for the table, in memory where possible."""
-        folder = SHM_DIR if os.path.isdir(SHM_DIR) and os.access(SHM_DIR, os.W_OK) else tempfile.gettempdir()
-        fd, path = tempfile.mkstemp(prefix="alice-tt-", dir=folder)
-        try:
-            os.ftruncate(fd, size)
-        finally:
-            os.close(fd)
-        return path
+        """A new file of ``size`` zero bytes for the table, in memory where there is room for it
+        (``SHM_DIR``), else in the temporary directory; ``WorkerStartError`` if neither has room.
+        The space is reserved now (``posix_fallocate`` where the system has it): a file whose
+        pages could not all be had would kill the engine (SIGBUS) when the search touched them
+        (Docker gives ``/dev/shm`` 64 MB)."""
+        folders = [tempfile.gettempdir()]
+        if os.path.isdir(SHM_DIR) and os.access(SHM_DIR, os.W_OK):
+            folders.insert(0, SHM_DIR)
+        refusals = []
+        for folder in folders:
+            fd, path = tempfile.mkstemp(prefix="alice-tt-", dir=folder)
+            try:
+                if hasattr(os, "posix_fallocate"):
+                    os.posix_fallocate(fd, 0, size)
+                else:
+                    os.ftruncate(fd, size)
+                return path
+            except OSError as exc:
+                refusals.append(f"{folder}: {exc.strerror or exc}")
+                os.unlink(path)
+            finally:
+                os.close(fd)
+        raise WorkerStartError(f"no room for the {size >> 20} MB shared table ({'; '.join(refusals)})")
 
     def _unlink(self) -> None:
         """Remove the table's file name (the mappings stay)."""

@@ -6,24 +6,27 @@ bench unchanged."""
 
 from __future__ import annotations
 
+import errno
 import os
 import pathlib
 import re
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+from collections.abc import Callable
 
 import pytest
 
 from engine import Position, parse_uci
 from gui import cli as gui_cli
 from gui.engines import EngineSpec
-from search.helper import TABLE_OFFSET
+from search.helper import TABLE_OFFSET, WorkerStartError
 from search.limits import Iteration, Limits, Result
 from search.thinker import Thinker
-from search.workers import START_METHOD_ENV
+from search.workers import SHM_DIR, START_METHOD_ENV, HelperPool
 from support.engine_process import Uci
 from support.gui_helpers import running_board
 from support.installed import CHILD_CWD, engine_command
@@ -366,3 +369,45 @@ def test_one_table_of_hash_megabytes_whatever_the_threads() -> None:
             assert _table_mappings(pid) == mine  # the same file (inode), the same size: one table
     finally:
         engine.close()
+
+
+def _fallocate_refusing(refused: tuple[str, ...]) -> Callable[[int, int, int], None]:
+    """``os.posix_fallocate`` that answers ENOSPC for files in the ``refused`` folders."""
+    real = os.posix_fallocate
+
+    def fallocate(fd: int, offset: int, size: int) -> None:
+        folder = os.path.dirname(os.readlink(f"/proc/self/fd/{fd}"))
+        if folder in refused:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        real(fd, offset, size)
+
+    return fallocate
+
+
+def _table_files(folder: str) -> list[str]:
+    return [name for name in os.listdir(folder) if name.startswith("alice-tt-")]
+
+
+@pytest.mark.skipif(not os.path.isdir(SHM_DIR), reason="no /dev/shm here")
+def test_a_full_dev_shm_puts_the_table_in_the_temporary_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A /dev/shm without room for Hash (Docker's is 64 MB) is not used: a table there would
+    kill the engine (SIGBUS) when the search reached its missing pages."""
+    before = _table_files(SHM_DIR)
+    monkeypatch.setattr(os, "posix_fallocate", _fallocate_refusing((SHM_DIR,)))
+    path = HelperPool._create_file(1 << 20)
+    try:
+        assert os.path.dirname(path) == tempfile.gettempdir() and os.path.getsize(path) == 1 << 20
+        assert _table_files(SHM_DIR) == before  # the refused file was removed
+    finally:
+        os.unlink(path)
+
+
+def test_no_room_anywhere_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No folder with room: ``WorkerStartError`` naming the size and each refusal, no file left
+    (the UCI front end reports that error and searches on with one thread)."""
+    folders = (SHM_DIR, tempfile.gettempdir())
+    before = {folder: _table_files(folder) for folder in folders if os.path.isdir(folder)}
+    monkeypatch.setattr(os, "posix_fallocate", _fallocate_refusing(folders))
+    with pytest.raises(WorkerStartError, match=r"no room for the 16 MB shared table \(.*No space left on device"):
+        HelperPool(2, 16)
+    assert {folder: _table_files(folder) for folder in before} == before
