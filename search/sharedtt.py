@@ -97,14 +97,9 @@ class SharedTranspositionTable(TranspositionTable):
     def resize_buckets(self, buckets: int) -> None:
         """Clear the words; the size is the mapping's whatever ``buckets`` asks."""
         shared = self.shared
-        count = max(1, shared.words // BUCKET_WORDS)
-        self.buckets = count
-        self.slots = count * WAYS
-        self.mask = count - 1 if count & (count - 1) == 0 and count > 1 else 0
+        self.set_size(shared.words // BUCKET_WORDS)
         self.table = shared.store
         self.base = shared.base
-        self.generation = 0
-        self.probe_eval = NO_EVAL
         if not self.attaching:
             shared.clear()
 
@@ -134,13 +129,8 @@ class ViewTranspositionTable(TranspositionTable):
         """Clear the words; the size is the mapping's whatever ``buckets`` asks (``search.workers``
         maps a new table for a new ``Hash``)."""
         words = self.words
-        count = max(1, len(words) // BUCKET_WORDS)
-        self.buckets = count
-        self.slots = count * WAYS
-        self.mask = count - 1 if count & (count - 1) == 0 and count > 1 else 0
+        self.set_size(len(words) // BUCKET_WORDS)
         self.table = i64_store(BUCKET_WORDS)  # the base class's own store, unused here
-        self.generation = 0
-        self.probe_eval = NO_EVAL
         if self.attaching:
             return
         n = len(words)

@@ -49,7 +49,8 @@ if TYPE_CHECKING:
 # ---------------------------------------------------------------- constants
 PAGE: Final = mmap.ALLOCATIONGRANULARITY  # mappings start and end on this (the page size on POSIX)
 MAP_FIXED: Final = 0x10  # mmap's flag "at exactly this address" (Linux and macOS; not in the mmap module)
-VEC_ITEMS_OFFSET: Final = 8 + 2 * ctypes.sizeof(ctypes.c_void_p)  # a native vector's box: header, length, then items
+VEC_LENGTH_OFFSET: Final = 2 * ctypes.sizeof(ctypes.c_void_p)  # a native vector's box: the object header, ...
+VEC_ITEMS_OFFSET: Final = VEC_LENGTH_OFFSET + 8  # ... its length, then its items pointer
 SENTINEL: Final = 0x5A5A_1234_A5A5_4321  # written through the address, read back through the vector
 
 
@@ -70,6 +71,11 @@ def _libc_mmap() -> ctypes._CFuncPtr:  # type: ignore[name-defined]
     return fn
 
 
+def _box_length(store: vec[i64]) -> ctypes.c_ssize_t:
+    """The length field of a native vector's box (its layout is checked by the callers)."""
+    return ctypes.c_ssize_t.from_address(id(store) + VEC_LENGTH_OFFSET)
+
+
 def unwritten_store(n: int) -> vec[i64]:
     """A native vector of ``n`` words none of which was written, so none of its pages is
     resident: every helper maps ``Hash`` megabytes over one, and zeroing it first would cost each
@@ -81,7 +87,7 @@ def unwritten_store(n: int) -> vec[i64]:
 
     store: vec[i64] = native_vec[i64](capacity=n)
     if n > 0:
-        length = ctypes.c_ssize_t.from_address(id(store) + VEC_ITEMS_OFFSET - 8)
+        length = _box_length(store)
         if length.value != 0:
             raise SharedWordsError("unknown native vector layout")
         length.value = n
@@ -97,7 +103,7 @@ def items_address(store: vec[i64]) -> int:
     if isinstance(store, array):  # the pure build
         address: int = cast("array[int]", store).buffer_info()[0]
     else:
-        if ctypes.c_ssize_t.from_address(id(store) + VEC_ITEMS_OFFSET - 8).value != n:
+        if _box_length(store).value != n:
             raise SharedWordsError("unknown native vector layout")
         address = ctypes.c_void_p.from_address(id(store) + VEC_ITEMS_OFFSET).value or 0
     for k in (0, n - 1):

@@ -140,12 +140,17 @@ class TranspositionTable:
 
     def resize_buckets(self, buckets: int) -> None:
         """Reallocate to ``buckets`` buckets (at least one); clears the table."""
+        self.set_size(buckets)
+        self.table = i64_store(0)  # the old table is freed before the new one is made
+        self.table = i64_store(self.buckets * BUCKET_WORDS)
+
+    def set_size(self, buckets: int) -> None:
+        """Take ``buckets`` buckets (at least one) as the size, from generation 0: the fields
+        every ``resize_buckets`` sets, whoever holds the words (``search.sharedtt``)."""
         buckets = max(1, buckets)
         self.buckets = buckets
         self.slots = buckets * WAYS
         self.mask = buckets - 1 if buckets & (buckets - 1) == 0 and buckets > 1 else 0
-        self.table = i64_store(0)  # the old table is freed before the new one is made
-        self.table = i64_store(buckets * BUCKET_WORDS)
         self.generation = 0
         self.probe_eval = NO_EVAL
 
