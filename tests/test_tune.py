@@ -73,6 +73,69 @@ def test_results_are_targets_from_the_side_to_move() -> None:
     assert fit.target_of(data.Row("", score=0), black_to_move, fit.SCALE_K) == 0.5
 
 
+def test_a_row_with_a_score_and_a_result_targets_a_blend() -> None:
+    white_to_move = Position("4k3/8/8/8/8/8/8/3RK3 w - - 0 1")
+    both = data.Row("", score=0, result=1.0)
+    assert fit.target_of(both, white_to_move, fit.SCALE_K, result_weight=0.5) == 0.75
+    assert fit.target_of(both, white_to_move, fit.SCALE_K, result_weight=1.0) == 1.0
+    assert fit.target_of(both, white_to_move, fit.SCALE_K, result_weight=0.0) == 0.5
+
+
+GAME_FEN = "rnbqkbnr/ppp1pppp/8/3|p4/1|P6/2|N5/P1PPPPPP/R1BQKBNR b KQkq - 0 2"
+GAME_MOVES = ["g8f6", "g1f3", "b8c6", "c1a3", "d8d3", "d1b1"]  # the moves of PLAYED below
+PLAYED = f"""[Event "?"]
+[White "a"]
+[Black "b"]
+[Result "0-1"]
+[Variant "Alice"]
+[FEN "{GAME_FEN}"]
+[SetUp "1"]
+
+2... Nf6/B {{ +1.00/12 0.433s }} 3. Nf3/B {{ -0.77/12 0.554s }} 3... Nc6/B
+{{ +0.79/12 0.471s }} 4. Ba3/B {{ -0.63/12 0.345s }} 4... Qd3/B {{ +M5/11 0.65s }}
+5. Qb1/B {{ -0.23/11 0.204s }} 0-1
+
+[Event "?"]
+[Result "*"]
+[Variant "Alice"]
+[FEN "{GAME_FEN}"]
+[SetUp "1"]
+
+2... Nf6/B {{ +1.00/12 0.433s }} *
+"""
+
+
+def test_played_games_give_rows_with_the_searched_score_and_the_result(tmp_path: object) -> None:
+    """Every position before a move with a centipawn score is kept (sample 1, from ply 0) when
+    quiet, with the mover's score and the game's result; the one before a mate score and the
+    unfinished game give nothing; rows are not repeated."""
+    path = f"{tmp_path}/games.pgn"
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(PLAYED + "\n" + PLAYED)  # the same games twice: each position once
+    pos, before = Position(GAME_FEN), []
+    for move in GAME_MOVES:
+        before.append(pos.fen())
+        pos.push(data.parse_uci(pos, move))
+    scored = {before[i]: s for i, s in enumerate([100, -77, 79, -63, None, -23]) if s is not None}
+    rows = list(data.game_rows([path], min_plies=0, sample=1.0))
+    searcher = data.Searcher(hash_mb=1)
+    quiet = [fen for fen in scored if data.is_quiet(searcher, Position(fen))]
+    assert [r.fen for r in rows] == quiet and len(quiet) >= 3
+    assert all(r.score == scored[r.fen] and r.result == 0.0 for r in rows)
+    assert [r.fen for r in data.game_rows([path], min_plies=2, sample=1.0)] == [f for f in quiet if f not in before[:2]]
+    assert data.comment_score("+0.35/12 0.433s") == 35 and data.comment_score("+M5/11") is None
+
+
+def test_rows_with_both_labels_are_written_and_read_back(tmp_path: object) -> None:
+    rows = [data.Row(GAME_FEN, 12, 1.0), data.Row(GAME_FEN, None, 0.5), data.Row(GAME_FEN, -30, None)]
+    for name in ("both.csv", "both.epd"):
+        path = f"{tmp_path}/{name}"
+        data.write_rows(path, rows)
+        assert data.read_rows(path) == rows
+    with open(f"{tmp_path}/both.csv", encoding="utf-8") as f:
+        assert next(csv.reader(f)) == ["fen", "score", "result"]
+
+
 def test_solve_matches_a_known_system() -> None:
     x = fit.solve([[4.0, 1.0], [1.0, 3.0]], [1.0, 2.0])
     assert x == pytest.approx([1 / 11, 7 / 11])
@@ -135,3 +198,16 @@ def test_command_line_makes_and_fits_a_data_set(tmp_path: object) -> None:
         capture_output=True, text=True, cwd=CHILD_CWD, timeout=300, check=True,
     )
     assert "error before" in fitted.stdout and "TEMPO: Final = " in fitted.stdout
+
+
+def test_command_line_makes_a_data_set_from_games(tmp_path: object) -> None:
+    """`python scripts/tune games` on a PGN, as docs/tuning.md runs it."""
+    pgn, out = f"{tmp_path}/games.pgn", f"{tmp_path}/games.csv"
+    with open(pgn, "w", encoding="utf-8") as f:
+        f.write(PLAYED)
+    made = subprocess.run(
+        [sys.executable, f"{ROOT}/scripts/tune", "games", pgn, "--out", out, "--min-ply", "0"],
+        capture_output=True, text=True, cwd=CHILD_CWD, timeout=120, check=True,
+    )
+    assert "wrote" in made.stdout
+    assert data.read_rows(out) == list(data.game_rows([pgn], min_plies=0))

@@ -3,7 +3,9 @@
     python scripts/tune data --out data.csv [--positions N] [--seed S] [--depth D | --nodes N]
                              [--engine CMD] [--plies MIN MAX] [--sample P] [--random-fraction F]
                              [--play-nodes N] [--quiet-margin CP]
-    python scripts/tune fit data.csv [--params NAME,NAME] [--k K] [--rounds R]
+    python scripts/tune games --out data.csv GAMES.pgn [...] [--sample P] [--seed S] [--min-ply N]
+                              [--quiet-margin CP]
+    python scripts/tune fit data.csv [--params NAME,NAME] [--k K] [--rounds R] [--result-weight W]
     python scripts/tune spsa --params FILE.csv [--games N] [--tc TC | --tc nodes=N] [--pairs P]
                              [--concurrency N | --cluster ADDRESS] [--state FILE.json] [--seed S]
                              [--a-ratio A] [--alpha X] [--gamma X] [--engine CMD] [--engine-dir DIR]
@@ -60,11 +62,23 @@ def _progress(done: int) -> None:
         print(f"{done} positions", file=sys.stderr, flush=True)
 
 
+def games_command(args: argparse.Namespace) -> int:
+    """Make a data set from played games: quiet positions with their scores and results."""
+    start = time.perf_counter()
+    rows = []
+    for row in data.game_rows(args.pgn, args.seed, args.min_ply, args.sample, args.quiet_margin):
+        rows.append(row)
+        _progress(len(rows))
+    data.write_rows(args.out, rows)
+    print(f"wrote {len(rows)} positions to {args.out} in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
 def fit_command(args: argparse.Namespace) -> int:
     """Fit the weights to a data set and print them."""
     start = time.perf_counter()
     names = [n.strip() for n in args.params.split(",") if n.strip()] if args.params else None
-    code = fit.main_fit(data.read_rows(args.file), names, args.k, args.rounds)
+    code = fit.main_fit(data.read_rows(args.file), names, args.k, args.rounds, args.result_weight)
     print(f"fitted in {time.perf_counter() - start:.1f} s")
     return code
 
@@ -85,11 +99,22 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     make.add_argument("--play-nodes", type=int, default=data.PLAY_NODES, help="nodes of our engine's walk moves")
     make.add_argument("--quiet-margin", type=int, default=data.QUIET_MARGIN, help="quiescence - static at most")
     make.set_defaults(run=data_command)
+    played = sub.add_parser("games", help="make a data set from played games (PGN): scores and results")
+    played.add_argument("pgn", nargs="+", help="PGN files, e.g. alice-match -pgnout")
+    played.add_argument("--out", required=True, help="CSV file (fen,score,result), or EPD for a name ending in .epd")
+    played.add_argument("--sample", type=float, default=data.GAME_SAMPLE, help="chance a quiet position is kept")
+    played.add_argument("--seed", type=int, default=data.SEED)
+    played.add_argument("--min-ply", type=int, default=data.MIN_PLIES, help="plies of a game skipped at its start")
+    played.add_argument("--quiet-margin", type=int, default=data.QUIET_MARGIN, help="quiescence - static at most")
+    played.set_defaults(run=games_command)
     refit = sub.add_parser("fit", help="fit the evaluation's weights to a data set")
     refit.add_argument("file", help="a CSV (fen,score or fen,result) or EPD (ce) data set")
     refit.add_argument("--params", help="comma-separated constants to fit (default: all of tune.fit.FITTED)")
     refit.add_argument("--k", type=float, default=fit.SCALE_K, help="sigmoid scale in centipawns")
     refit.add_argument("--rounds", type=int, default=fit.ROUNDS, help="linearise-fit-round rounds")
+    refit.add_argument(
+        "--result-weight", type=float, default=fit.RESULT_WEIGHT, help="rows with a score and a result: the result's share"
+    )
     refit.set_defaults(run=fit_command)
     add_spsa_parser(sub)
     return parser.parse_args(argv)

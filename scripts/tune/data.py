@@ -19,10 +19,18 @@ Labels, centipawns from the side to move (the evaluation's own view):
   the compact Alice FEN (``|`` before a piece on board B, the form Fairy-Stockfish reads
   and prints) and ``go depth N`` or ``go nodes N``; the last ``info ... score cp`` counts.
 
+Positions from played games (``game_rows``): the PGNs a match writes (``alice-match
+-pgnout``, locally or on the cluster, against itself or a reference) are replayed, and each
+position before a move is kept (with probability ``sample``, from ply ``min_plies`` on, new
+and quiet as above) with two labels at once: the score the mover's search printed in the
+move's comment (``+0.35/12``: centipawns from the side to move; positions before a mate score
+are dropped) and the game's result. Labelling costs nothing: the games' own searches did it.
+
 Mate scores are dropped (the fit is about the evaluation, not mates). A data set is a CSV
 file (``fen,score``; a ``result`` column, 1 / 0.5 / 0 from White's view, may replace
-``score``: then the fit targets game results) or an EPD file (the four FEN fields, then
-``hmvc``, ``fmvn`` and ``ce`` the score), both written and read here.
+``score``: then the fit targets game results, or stand beside it: then the fit blends the
+two) or an EPD file (the four FEN fields, then ``hmvc``, ``fmvn``, ``ce`` the score and
+``c9`` the result), both written and read here.
 """
 
 from __future__ import annotations
@@ -30,13 +38,16 @@ from __future__ import annotations
 import csv
 import os
 import random
+import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
 from alice_match.uci_process import EngineConfig, UciProcess
+from clock_stats import games
 from engine import Position
+from engine.notation import parse_uci
 from search.limits import Iteration, Limits
 from search.score import INF, MATE_BOUND
 from search.search import Searcher
@@ -53,6 +64,9 @@ QUIET_MARGIN: Final = 30  # quiet: quiescence at most this many centipawns above
 LABEL_DEPTH: Final = 4  # default label search: go depth N (ours and a reference's)
 HASH_MB: Final = 16  # hash of the searches (ours and the reference's)
 UCI_TIMEOUT: Final = 60.0  # seconds a reference engine may take to answer one command (a search too)
+GAME_SAMPLE: Final = 1.0  # chance that a new quiet position of a played game is kept
+RESULTS: Final = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}  # a PGN result from White's view
+COMMENT_SCORE: Final = re.compile(r"^\s*([+-]?\d+\.\d+)/\d+")  # "+0.35/12 ...": pawns/depth
 
 
 @dataclass
@@ -216,31 +230,76 @@ def make_rows(
     return rows
 
 
+# ---------------------------------------------------------------- played games
+def comment_score(comment: str) -> int | None:
+    """The centipawns of a move comment's score (``+0.35/12 0.2s``: the mover's view), or
+    ``None`` for a mate score or none.
+
+    >>> comment_score("+0.35/12 0.433s"), comment_score("-1.20/9"), comment_score("+M6/10 0.1s")
+    (35, -120, None)
+    """
+    match = COMMENT_SCORE.match(comment)
+    return round(float(match.group(1)) * 100) if match else None
+
+
+def game_rows(
+    paths: Sequence[str],
+    seed: int = SEED,
+    min_plies: int = MIN_PLIES,
+    sample: float = GAME_SAMPLE,
+    quiet_margin: int = QUIET_MARGIN,
+) -> Iterator[Row]:
+    """Rows from the games of PGN files, each with its searched score and the game's result
+    (module docstring); games without a result (``*``) are skipped."""
+    rng = random.Random(seed)
+    searcher = Searcher(hash_mb=1)
+    seen: set[str] = set()
+    for game in games(paths):
+        result = RESULTS.get(game.headers.get("Result", "*"))
+        if result is None:
+            continue
+        pos = Position(game.headers.get("FEN") or None)
+        for ply, node in enumerate(game.mainline()):
+            score = comment_score(node.comment)
+            key = " ".join(pos.fen().split()[:4])
+            if ply >= min_plies and score is not None and key not in seen and rng.random() < sample:
+                seen.add(key)
+                if is_quiet(searcher, pos, quiet_margin):
+                    yield Row(pos.fen(), score, result)
+            pos.push(parse_uci(pos, node.move.uci()))
+
+
 # ---------------------------------------------------------------- files
 def write_rows(path: str, rows: Sequence[Row]) -> None:
-    """A CSV (``fen,score``) or, for a path ending in ``.epd``, an EPD file with ``ce``."""
+    """A CSV (``fen,score``, and ``result`` when a row has one) or, for a path ending in
+    ``.epd``, an EPD file with ``ce`` (and ``c9``, the result)."""
+    with_results = any(row.result is not None for row in rows)
     with open(path, "w", encoding="utf-8", newline="") as f:
         if path.endswith(".epd"):
             for row in rows:
                 fields = row.fen.split()
-                f.write(f"{' '.join(fields[:4])} hmvc {fields[4]}; fmvn {fields[5]}; ce {row.score};\n")
+                ops = [f"hmvc {fields[4]}", f"fmvn {fields[5]}"]
+                ops += [f"ce {row.score}"] if row.score is not None else []
+                ops += [f'c9 "{row.result}"'] if row.result is not None else []
+                f.write(f"{' '.join(fields[:4])} {'; '.join(ops)};\n")
             return
         writer = csv.writer(f)
-        writer.writerow(["fen", "score"])
+        writer.writerow(["fen", "score", "result"] if with_results else ["fen", "score"])
         for row in rows:
-            writer.writerow([row.fen, row.score])
+            score = "" if row.score is None else row.score
+            writer.writerow([row.fen, score, "" if row.result is None else row.result] if with_results else [row.fen, score])
 
 
 def read_rows(path: str) -> list[Row]:
-    """The rows of a CSV file (``fen`` with ``score`` or ``result``) or an EPD file (``ce``)."""
+    """The rows of a CSV file (``fen`` with ``score``, ``result`` or both) or an EPD file
+    (``ce``, ``c9`` or both)."""
     if path.endswith(".epd"):
         with open(path, encoding="utf-8") as f:
-            return [Row(epd_fen(line), int(epd_opcodes(line)["ce"])) for line in f if line.strip()]
-    rows = []
+            return [_row(epd_fen(line), epd_opcodes(line).get("ce"), epd_opcodes(line).get("c9")) for line in f if line.strip()]
     with open(path, encoding="utf-8", newline="") as f:
-        for record in csv.DictReader(f):
-            if record.get("score") not in (None, ""):
-                rows.append(Row(record["fen"], int(record["score"])))
-            else:
-                rows.append(Row(record["fen"], result=float(record["result"])))
-    return rows
+        return [_row(record["fen"], record.get("score"), record.get("result")) for record in csv.DictReader(f)]
+
+
+def _row(fen: str, score: str | None, result: str | None) -> Row:
+    """A row from its fields as read (an empty or missing field is no label)."""
+    return Row(fen, int(score) if score else None, float(result) if result else None)

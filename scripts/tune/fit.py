@@ -5,7 +5,8 @@ The error of a set of weights is the mean over the positions of
     (sigmoid(evaluate(pos) / K) - target) ** 2,   sigmoid(x) = 1 / (1 + exp(-x)),
 
 where ``target`` is ``sigmoid(label / K)`` for a score label (centipawns from the side to
-move) or the game result from the side to move's view. ``K`` (``SCALE_K``, 400 / ln 10) makes
+move) or the game result from the side to move's view; a row with both (positions from played
+games) targets ``RESULT_WEIGHT`` of the result and the rest of the score (``--result-weight``). ``K`` (``SCALE_K``, 400 / ln 10) makes
 the sigmoid the Elo curve of a centipawn score.
 
 How it is minimised: the weights (``PARAMS``: every entry of the named constants of
@@ -52,6 +53,7 @@ RIDGE: Final = 1e-9  # added to the diagonal (times its mean): keeps collinear w
 TOLERANCE: Final = 1e-12  # stop a round when the error falls by less than this
 HALVINGS: Final = 6  # a round's step is halved at most this many times while the real error rises
 MAX_LABEL: Final = 2000  # rows whose score label is larger (in absolute value) are left out
+RESULT_WEIGHT: Final = 0.5  # a row with a score and a result targets this share of the result
 
 # The fitted constants and the entries of each that are weights (None: a scalar). Entries by
 # piece type (0 none, 1 pawn .. 6 king); the PAWN_RANK_BONUS entries are the ranks 2..7.
@@ -154,12 +156,16 @@ def sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x))))
 
 
-def target_of(row: Row, pos: Position, k: float) -> float:
-    """The row's target probability for the side to move."""
-    if row.score is not None:
+def target_of(row: Row, pos: Position, k: float, result_weight: float = RESULT_WEIGHT) -> float:
+    """The row's target probability for the side to move: its score's, its result's, or with
+    both ``result_weight`` of the result's and the rest of the score's."""
+    if row.result is None:
+        assert row.score is not None
         return sigmoid(row.score / k)
-    assert row.result is not None
-    return row.result if pos.turn else 1.0 - row.result
+    result = row.result if pos.turn else 1.0 - row.result
+    if row.score is None:
+        return result
+    return result_weight * result + (1.0 - result_weight) * sigmoid(row.score / k)
 
 
 def usable(rows: Sequence[Row], max_label: int = MAX_LABEL) -> list[Row]:
@@ -302,13 +308,14 @@ def fit(
     k: float = SCALE_K,
     rounds: int = ROUNDS,
     log: Callable[[str], None] | None = None,
+    result_weight: float = RESULT_WEIGHT,
 ) -> FitResult:
     """Fit ``params`` (all of ``FITTED`` by default) to the rows; the evaluation module is
     left with the fitted weights patched in (wrap the call in ``Patched`` to restore them)."""
     check_pure()
     chosen = list(params) if params is not None else params_of()
     positions = [Position(r.fen) for r in rows]
-    targets = [target_of(r, pos, k) for r, pos in zip(rows, positions)]
+    targets = [target_of(r, pos, k, result_weight) for r, pos in zip(rows, positions)]
     before = weights_of(chosen)
     best = list(before)
     error_before = best_error = error(evaluate_all(positions), targets, k)
@@ -396,10 +403,13 @@ def report(result: FitResult, out: Callable[[str], None] = print) -> None:
             out(line)
 
 
-def main_fit(rows: Sequence[Row], names: Sequence[str] | None, k: float, rounds: int) -> int:
+def main_fit(
+    rows: Sequence[Row], names: Sequence[str] | None, k: float, rounds: int, result_weight: float = RESULT_WEIGHT
+) -> int:
     """Fit, print the report (the evaluation module keeps the fitted weights)."""
     chosen = usable(rows)
     print(f"{len(chosen)} positions ({len(rows) - len(chosen)} left out: label beyond {MAX_LABEL})")
-    result = fit(chosen, params_of(names), k, rounds, log=lambda line: print(line, file=sys.stderr))
+    log = lambda line: print(line, file=sys.stderr)  # noqa: E731
+    result = fit(chosen, params_of(names), k, rounds, log, result_weight)
     report(result)
     return 0
