@@ -134,6 +134,8 @@ def test_rows_with_both_labels_are_written_and_read_back(tmp_path: object) -> No
         assert data.read_rows(path) == rows
     with open(f"{tmp_path}/both.csv", encoding="utf-8") as f:
         assert next(csv.reader(f)) == ["fen", "score", "result"]
+    with open(f"{tmp_path}/both.epd", encoding="utf-8") as f:
+        assert 'ce 12; c9 "1-0";' in f.readline()
 
 
 def test_solve_matches_a_known_system() -> None:

@@ -30,7 +30,7 @@ Mate scores are dropped (the fit is about the evaluation, not mates). A data set
 file (``fen,score``; a ``result`` column, 1 / 0.5 / 0 from White's view, may replace
 ``score``: then the fit targets game results, or stand beside it: then the fit blends the
 two) or an EPD file (the four FEN fields, then ``hmvc``, ``fmvn``, ``ce`` the score and
-``c9`` the result), both written and read here.
+``c9`` the result as in a PGN), both written and read here.
 """
 
 from __future__ import annotations
@@ -66,6 +66,7 @@ HASH_MB: Final = 16  # hash of the searches (ours and the reference's)
 UCI_TIMEOUT: Final = 60.0  # seconds a reference engine may take to answer one command (a search too)
 GAME_SAMPLE: Final = 1.0  # chance that a new quiet position of a played game is kept
 RESULTS: Final = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}  # a PGN result from White's view
+RESULT_TEXT: Final = {value: text for text, value in RESULTS.items()}  # EPD's c9 holds the PGN result
 COMMENT_SCORE: Final = re.compile(r"^\s*([+-]?\d+\.\d+)/\d+")  # "+0.35/12 ...": pawns/depth
 
 
@@ -280,7 +281,7 @@ def write_rows(path: str, rows: Sequence[Row]) -> None:
                 fields = row.fen.split()
                 ops = [f"hmvc {fields[4]}", f"fmvn {fields[5]}"]
                 ops += [f"ce {row.score}"] if row.score is not None else []
-                ops += [f'c9 "{row.result}"'] if row.result is not None else []
+                ops += [f'c9 "{RESULT_TEXT[row.result]}"'] if row.result is not None else []
                 f.write(f"{' '.join(fields[:4])} {'; '.join(ops)};\n")
             return
         writer = csv.writer(f)
@@ -295,9 +296,16 @@ def read_rows(path: str) -> list[Row]:
     (``ce``, ``c9`` or both)."""
     if path.endswith(".epd"):
         with open(path, encoding="utf-8") as f:
-            return [_row(epd_fen(line), epd_opcodes(line).get("ce"), epd_opcodes(line).get("c9")) for line in f if line.strip()]
+            return [_epd_row(line) for line in f if line.strip()]
     with open(path, encoding="utf-8", newline="") as f:
         return [_row(record["fen"], record.get("score"), record.get("result")) for record in csv.DictReader(f)]
+
+
+def _epd_row(line: str) -> Row:
+    """A row from an EPD line (``ce`` the score, ``c9`` the result as a PGN result)."""
+    ops = epd_opcodes(line)
+    result = ops.get("c9")
+    return _row(epd_fen(line), ops.get("ce"), str(RESULTS[result]) if result else None)
 
 
 def _row(fen: str, score: str | None, result: str | None) -> Row:
