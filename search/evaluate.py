@@ -57,29 +57,29 @@ if TYPE_CHECKING:
     from librt.vecs import vec
 
 # ---------------------------------------------------------------- weights
-CENTER_BONUS: Final = (0, 0, 13, 5, 0, -4, 0)  # piece-square: per step nearer the centre, by ptype
-PAWN_RANK_BONUS: Final = (0, 0, -3, -5, 13, 85, 180, 0)  # piece-square: pawn by relative rank (1..8 -> index 0..7)
-KING_MG_BACK_RANK: Final = -6  # king, middlegame: bonus for standing on its first rank
-KING_MG_CENTER: Final = -56  # king, middlegame: per step nearer the centre (it wants cover)
-KING_EG_CENTER: Final = 32  # king, endgame: per step nearer the centre
+CENTER_BONUS: Final = (0, -2, 10, -3, 1, -3, 0)  # piece-square: per step nearer the centre, by ptype
+PAWN_RANK_BONUS: Final = (0, -4, -7, -1, 4, 98, 145, 0)  # piece-square: pawn by relative rank (1..8 -> index 0..7)
+KING_MG_BACK_RANK: Final = -26  # king, middlegame: bonus for standing on its first rank
+KING_MG_CENTER: Final = -38  # king, middlegame: per step nearer the centre (it wants cover)
+KING_EG_CENTER: Final = 25  # king, endgame: per step nearer the centre
 PHASE_WEIGHT: Final = (0, 0, 1, 1, 2, 4, 0)  # game phase contribution by ptype; full phase is PHASE_MAX
 PHASE_MAX: Final = 24  # phase of the starting material (middlegame = PHASE_MAX, bare endgame = 0)
-MOB_FREE: Final = (0, 0, 9, 9, 8, 5, 0)  # per destination open on its board with the mirror square empty, by ptype
-MOB_BLOCKED: Final = (0, 0, 9, 6, -5, 0, 0)  # per destination open on its board but blocked by the mirror square
-KS_ZONE_ATTACK: Final = (0, 1, 2, 1, 1, 1, 0)  # danger units per king-neighbour square hit by a piece on the king's board
-KS_CHECK_THREAT: Final = (0, 0, 3, 2, 2, 2, 0)  # danger units per move of a piece on the other board that arrives with check
-KS_ARRIVE: Final = (0, 0, 2, 0, 1, -1, 0)  # danger units per move of a piece on the other board landing next to the king
-KS_NO_FLIGHT: Final = 4  # danger units when the king has no flight square safe on both boards
+MOB_FREE: Final = (0, 0, 10, 15, 8, 3, 0)  # per destination open on its board with the mirror square empty, by ptype
+MOB_BLOCKED: Final = (0, 0, 4, 6, -1, -1, 0)  # per destination open on its board but blocked by the mirror square
+KS_ZONE_ATTACK: Final = (0, 1, 3, 2, 2, 1, 0)  # danger units per king-neighbour square hit by a piece on the king's board
+KS_CHECK_THREAT: Final = (0, 0, 3, 3, 2, 2, 0)  # danger units per move of a piece on the other board that arrives with check
+KS_ARRIVE: Final = (0, 0, 2, 1, 1, 0, 0)  # danger units per move of a piece on the other board landing next to the king
+KS_NO_FLIGHT: Final = 3  # danger units when the king has no flight square safe on both boards
 KS_ONE_FLIGHT: Final = 2  # danger units when it has exactly one
 KS_ATTACKERS_MIN: Final = 2  # the danger counts in full only from this many enemy attackers; with one, half
-KS_LINEAR: Final = 2  # penalty = units * KS_LINEAR ...
-KS_QUADRATIC: Final = 4  # ... + units * units * KS_QUADRATIC // 4 ...
+KS_LINEAR: Final = 5  # penalty = units * KS_LINEAR ...
+KS_QUADRATIC: Final = 2  # ... + units * units * KS_QUADRATIC // 4 ...
 KS_MAX: Final = 600  # ... capped at this many centipawns
-OPP_BOARD: Final = (0, 0, 0, 12, -4, 4, 0)  # per piece on the board the enemy king is not on (it can arrive with check)
-DEFENDER: Final = (0, 0, 4, -4, 8, -16, 0)  # per piece on its own king's board covering a square next to that king
-THREAT_HANGING: Final = (0, 15, 80, 90, 90, 85, 0)  # penalty per piece attacked on its board and uncovered on the other
-BISHOP_PAIR: Final = 60  # material: bonus for holding two or more bishops
-TEMPO: Final = 70  # bonus for the side to move
+OPP_BOARD: Final = (0, 0, 5, 0, 5, -15, 0)  # per piece on the board the enemy king is not on (it can arrive with check)
+DEFENDER: Final = (0, 0, 3, 3, 10, -21, 0)  # per piece on its own king's board covering a square next to that king
+THREAT_HANGING: Final = (0, 21, 46, 73, 60, 79, 0)  # penalty per piece attacked on its board and uncovered on the other
+BISHOP_PAIR: Final = 53  # material: bonus for holding two or more bishops
+TEMPO: Final = 16  # bonus for the side to move
 
 
 def _center(sq: int) -> int:

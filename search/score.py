@@ -20,4 +20,4 @@ MATE: Final = 30000  # mate at the root; mate in n plies scores MATE - n
 MATE_BOUND: Final = MATE - 1000  # scores at or beyond this (in absolute value) are mates
 INF: Final = 32000  # larger than any score: the open window's bounds
 DRAW: Final = 0  # stalemate, fifty moves, repetition, bare kings
-PIECE_VALUE: Final = (0, 116, 302, 306, 570, 1200, 0)  # material by ptype: -, P, N, B, R, Q, K (fitted)
+PIECE_VALUE: Final = (0, 105, 211, 236, 545, 1203, 0)  # material by ptype: -, P, N, B, R, Q, K (fitted)

@@ -42,6 +42,8 @@ def material(pos: Position) -> int:
     return total
 
 
+P, N, R, Q = PIECE_VALUE[1], PIECE_VALUE[2], PIECE_VALUE[4], PIECE_VALUE[5]  # the values SEE counts
+
 def captures_on(moves: list[int], pos: Position, d: int, kings: bool) -> set[int]:
     """The captures on ``d`` among ``moves`` (with or without king captures)."""
     return {m for m in moves if (m >> 6) & 63 == d and pos.squares[d] and (kings or pos.squares[m & 63] & 7 != KING)}
@@ -104,65 +106,65 @@ def value(fen: str, uci: str) -> int:
 
 def test_undefended_and_defended_on_the_landing_board() -> None:
     # Qxd5 on A lands on d5 of B: a defender on A cannot retake, one on B can.
-    assert value("4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1", "d1d5") == 116
-    assert value("4k3/3r4/8/3p4/8/8/8/3QK3 w - - 0 1", "d1d5") == 116
-    assert value("4k3/3|r4/8/3p4/8/8/8/3QK3 w - - 0 1", "d1d5") == 116 - 1200
+    assert value("4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1", "d1d5") == P
+    assert value("4k3/3r4/8/3p4/8/8/8/3QK3 w - - 0 1", "d1d5") == P
+    assert value("4k3/3|r4/8/3p4/8/8/8/3QK3 w - - 0 1", "d1d5") == P - Q
 
 
 def test_capture_from_board_b_lands_on_a() -> None:
     # The rook on B takes the knight on B at e4 and lands on A, where the f5 pawn (A) retakes.
-    assert value("k7/8/8/5p2/|R3|n3/8/8/7K w - - 0 1", "a4e4") == 302 - 570
-    assert value("k7/8/8/5|p2/|R3|n3/8/8/7K w - - 0 1", "a4e4") == 302  # the pawn on B cannot
+    assert value("k7/8/8/5p2/|R3|n3/8/8/7K w - - 0 1", "a4e4") == N - R
+    assert value("k7/8/8/5|p2/|R3|n3/8/8/7K w - - 0 1", "a4e4") == N  # the pawn on B cannot
 
 
 def test_recaptures_alternate_boards() -> None:
     # Nxe4 (A, lands on B); the bishop on B could retake (landing on A), but the rook on A would
     # take it there: black does better to stop.
-    assert value("k7/7|b/8/8/4n3/2N5/8/4R2K w - - 0 1", "c3e4") == 302
+    assert value("k7/7|b/8/8/4n3/2N5/8/4R2K w - - 0 1", "c3e4") == N
     # A rook on B cannot retake on A's square e4: black wins the knight back.
     assert value("k7/7|b/8/8/4n3/2N5/8/4|R2K w - - 0 1", "c3e4") == 0
     # A bishop on A cannot retake the knight that landed on B.
-    assert value("k7/7b/8/8/4n3/2N5/8/4R2K w - - 0 1", "c3e4") == 302
+    assert value("k7/7b/8/8/4n3/2N5/8/4R2K w - - 0 1", "c3e4") == N
 
 
 def test_xrays_on_both_boards() -> None:
     # Rxe5 (A); black's rooks on B stand one behind the other, white's queen on A behind the rook.
     both = "7k/4|r3/4|r3/4n3/8/8/4R3/K3Q3 w - - 0 1"
-    assert value(both, "e2e5") == 302 - 570  # Qxr would lose the queen to the second rook
+    assert value(both, "e2e5") == N - R  # Qxr would lose the queen to the second rook
     # Without black's x-ray on B, the queen on A (an x-ray through e2) wins the rook.
-    assert value("8/4|r2k/8/4n3/8/8/4R3/K3Q3 w - - 0 1", "e2e5") == 302
+    assert value("8/4|r2k/8/4n3/8/8/4R3/K3Q3 w - - 0 1", "e2e5") == N
     # Without white's x-ray on A, or with the queen on B, black's rook wins the exchange.
-    assert value("8/4|r2k/8/4n3/8/8/4R3/K7 w - - 0 1", "e2e5") == 302 - 570
-    assert value("8/4|r2k/8/4n3/8/8/4R3/K3|Q3 w - - 0 1", "e2e5") == 302 - 570
+    assert value("8/4|r2k/8/4n3/8/8/4R3/K7 w - - 0 1", "e2e5") == N - R
+    assert value("8/4|r2k/8/4n3/8/8/4R3/K3|Q3 w - - 0 1", "e2e5") == N - R
     # A black rook on A behind the first does not help black: black retakes from B only.
-    assert value("4r3/4|r2k/8/4n3/8/8/4R3/K3Q3 w - - 0 1", "e2e5") == 302
+    assert value("4r3/4|r2k/8/4n3/8/8/4R3/K3Q3 w - - 0 1", "e2e5") == N
 
 
 def test_king_captures_only_when_safe_on_both_boards() -> None:
     # Nxe4 (A), nxN from B lands on A e4, the king on A takes it when nothing else attacks e4.
     alone = "k7/8/5|n2/8/4pK2/2N5/8/8 w - - 0 1"
-    assert value(alone, "c3e4") == 116
+    assert value(alone, "c3e4") == P
     # A second black attacker on B: the king would land on e4 of B attacked there.
-    assert value("k7/7|b/5|n2/8/4pK2/2N5/8/8 w - - 0 1", "c3e4") == 116 - 302
+    assert value("k7/7|b/5|n2/8/4pK2/2N5/8/8 w - - 0 1", "c3e4") == P - N
     # A black rook on A attacks e4 on the king's own board: the king may not go there either.
-    assert value("k3r3/8/5|n2/8/4pK2/2N5/8/8 w - - 0 1", "c3e4") == 116 - 302
+    assert value("k3r3/8/5|n2/8/4pK2/2N5/8/8 w - - 0 1", "c3e4") == P - N
 
 
 def test_quiet_moves_landing_en_prise() -> None:
     # Nc3-d5 lands on B; a black pawn on B at e6 takes it, one on A does not.
-    assert value("k7/8/4|p3/8/8/2N5/8/7K w - - 0 1", "c3d5") == -302
+    assert value("k7/8/4|p3/8/8/2N5/8/7K w - - 0 1", "c3d5") == -N
     assert value("k7/8/4p3/8/8/2N5/8/7K w - - 0 1", "c3d5") == 0
     # The pawn on B takes it and lands on A, where the other knight retakes: N for p.
-    assert value("k7/8/4|p3/8/8/2N1N3/8/7K w - - 0 1", "c3d5") == -302 + 116
+    assert value("k7/8/4|p3/8/8/2N1N3/8/7K w - - 0 1", "c3d5") == -N + P
 
 
 def test_promotions() -> None:
     # bxa8=Q lands on B, where the bishop takes the queen: rook + queen - pawn - queen.
-    assert value("r3k3/1P6/2|b5/8/8/8/8/4K3 w - - 0 1", "b7a8q") == 570 - 116
-    assert value("r3k3/1P6/2|b5/8/8/8/8/4K3 w - - 0 1", "b7a8n") == 570 - 116
-    assert value("r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7a8q") == 570 + 1200 - 116
+    assert value("r3k3/1P6/2|b5/8/8/8/8/4K3 w - - 0 1", "b7a8q") == R - P
+    assert value("r3k3/1P6/2|b5/8/8/8/8/4K3 w - - 0 1", "b7a8n") == R - P
+    assert value("r3k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7a8q") == R + Q - P
     # A black pawn on B recaptures on b1 and promotes: white loses the rook and a queen's worth.
-    assert value("4k3/8/8/8/8/8/2|p5/Rn2K3 w - - 0 1", "a1b1") == 302 - 570 - (1200 - 116)
+    assert value("4k3/8/8/8/8/8/2|p5/Rn2K3 w - - 0 1", "a1b1") == N - R - (Q - P)
 
 
 def test_see_ge_matches_see_on_random_positions() -> None:

@@ -242,12 +242,12 @@ def test_node_limited_search_is_the_one_thread_search() -> None:
 @pytest.mark.slow
 def test_bench_signature_unchanged_with_threads() -> None:
     out = subprocess.run([*engine_command(), "bench"], capture_output=True, text=True, cwd=CHILD_CWD, timeout=300)
-    assert "Nodes searched: 34269" in out.stdout
+    assert "Nodes searched: 34521" in out.stdout
     engine = _engine(2)
     try:
         engine.send("bench")
         line, _, _ = engine.expect("^Nodes searched: ", 300)
-        assert line == "Nodes searched: 34269"
+        assert line == "Nodes searched: 34521"
     finally:
         engine.close()
 
