@@ -108,7 +108,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     played.add_argument("--quiet-margin", type=int, default=data.QUIET_MARGIN, help="quiescence - static at most")
     played.set_defaults(run=games_command)
     refit = sub.add_parser("fit", help="fit the evaluation's weights to a data set")
-    refit.add_argument("file", help="a CSV (fen,score or fen,result) or EPD (ce) data set")
+    refit.add_argument("file", help="a CSV (fen with score, result or both) or EPD (ce, c9) data set")
     refit.add_argument("--params", help="comma-separated constants to fit (default: all of tune.fit.FITTED)")
     refit.add_argument("--k", type=float, default=fit.SCALE_K, help="sigmoid scale in centipawns")
     refit.add_argument("--rounds", type=int, default=fit.ROUNDS, help="linearise-fit-round rounds")
