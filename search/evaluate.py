@@ -159,7 +159,7 @@ def rebuild_tables() -> None:
     >>> from engine.position import Position
     >>> pos = Position("rnbqkbnr/pppppppp/8/8/8/5|N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1")
     >>> before, saved = ev.evaluate(pos), ev.CENTER_BONUS
-    >>> ev.CENTER_BONUS = (0, 0, 23, 5, 0, -4, 0)  # knights: 10 more per step nearer the centre
+    >>> ev.CENTER_BONUS = saved[:2] + (saved[2] + 10,) + saved[3:]  # knights: 10 more per step nearer the centre
     >>> ev.rebuild_tables(); ev.evaluate(pos) - before  # Nf3 is 3 steps in; black to move
     -30
     >>> ev.CENTER_BONUS = saved; ev.rebuild_tables(); ev.evaluate(pos) == before

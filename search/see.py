@@ -44,13 +44,13 @@ Rules of the computation, which is the standard one (the minimax of a swap list)
 >>> from engine.notation import parse_uci
 >>> pos = Position("4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1")
 >>> see(pos, parse_uci(pos, "d1d5"))  # the pawn is undefended on board A
-116
+105
 >>> pos = Position("4k3/3r4/8/3p4/8/8/8/3QK3 w - - 0 1")
 >>> see(pos, parse_uci(pos, "d1d5"))  # the rook on A cannot retake: the queen lands on B
-116
+105
 >>> pos = Position("4k3/3|r4/8/3p4/8/8/8/3QK3 w - - 0 1")
 >>> see(pos, parse_uci(pos, "d1d5")), see_ge(pos, parse_uci(pos, "d1d5"), 0)
-(-1084, False)
+(-1098, False)
 """
 
 from __future__ import annotations

@@ -140,7 +140,7 @@ def planned(values: Mapping[str, float]) -> dict[str, object]:
     """The constants' new values (a table with its entries replaced), by name; nothing is set.
 
     >>> planned({"RFP_MARGIN": 104.6, "MOB_FREE[2]": 11.2})
-    {'RFP_MARGIN': 105, 'MOB_FREE': (0, 0, 11, 9, 8, 5, 0)}
+    {'RFP_MARGIN': 105, 'MOB_FREE': (0, 0, 11, 15, 8, 3, 0)}
     """
     changes: dict[str, object] = {}
     for name, value in values.items():
