@@ -14,6 +14,7 @@ import pytest
 import search.evaluate as ev
 from engine import Position
 from support.installed import CHILD_CWD, ROOT
+from tune import __main__ as tune_main
 from tune import data, fit
 
 FEW_OPENINGS = data.read_openings()[:20]
@@ -81,6 +82,28 @@ def test_a_row_with_a_score_and_a_result_targets_a_blend() -> None:
     assert fit.target_of(both, white_to_move, fit.SCALE_K, result_weight=0.0) == 0.5
 
 
+def test_the_scale_fitted_to_results_is_the_one_that_made_them() -> None:
+    """Results drawn exactly from ``sigmoid(eval / 250)``: ``--k auto`` finds 250; score
+    labels alone cannot fit a scale."""
+    positions = quiet_positions(40, seed=23)
+    rows = []
+    for pos in positions:
+        p = fit.sigmoid(ev.evaluate(pos) / 250.0)
+        rows.append(data.Row(pos.fen(), score=0, result=p if pos.turn else 1.0 - p))
+    assert len({ev.evaluate(pos) for pos in positions}) > 10
+    assert fit.fitted_k(rows) == pytest.approx(250.0, abs=1.0)
+    with pytest.raises(ValueError, match="result"):
+        fit.fitted_k([data.Row(r.fen, score=0) for r in rows])
+
+
+def test_k_on_the_command_line_is_centipawns_or_auto() -> None:
+    assert tune_main.parse_args(["fit", "d.csv"]).k == fit.SCALE_K
+    assert tune_main.parse_args(["fit", "d.csv", "--k", "120"]).k == 120.0
+    assert tune_main.parse_args(["fit", "d.csv", "--k", "auto"]).k is None
+    with pytest.raises(SystemExit):
+        tune_main.parse_args(["fit", "d.csv", "--k", "big"])
+
+
 GAME_FEN = "rnbqkbnr/ppp1pppp/8/3|p4/1|P6/2|N5/P1PPPPPP/R1BQKBNR b KQkq - 0 2"
 GAME_MOVES = ["g8f6", "g1f3", "b8c6", "c1a3", "d8d3", "d1b1"]  # the moves of PLAYED below
 PLAYED = f"""[Event "?"]
@@ -124,6 +147,10 @@ def test_played_games_give_rows_with_the_searched_score_and_the_result(tmp_path:
     assert all(r.score == scored[r.fen] and r.result == 0.0 for r in rows)
     assert [r.fen for r in data.game_rows([path], min_plies=2, sample=1.0)] == [f for f in quiet if f not in before[:2]]
     assert data.comment_score("+0.35/12 0.433s") == 35 and data.comment_score("+M5/11") is None
+    black = [r.fen for r in data.game_rows([path], min_plies=0, sample=1.0, player="b")]  # "b" plays Black
+    white = [r.fen for r in data.game_rows([path], min_plies=0, sample=1.0, player="a")]
+    assert black == [f for f in quiet if f in before[0::2]] and white == [f for f in quiet if f in before[1::2]]
+    assert black and white and not list(data.game_rows([path], min_plies=0, sample=1.0, player="c"))
 
 
 def test_rows_with_both_labels_are_written_and_read_back(tmp_path: object) -> None:

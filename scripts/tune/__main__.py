@@ -4,8 +4,8 @@
                              [--engine CMD] [--plies MIN MAX] [--sample P] [--random-fraction F]
                              [--play-nodes N] [--quiet-margin CP]
     python scripts/tune games --out data.csv GAMES.pgn [...] [--sample P] [--seed S] [--min-ply N]
-                              [--quiet-margin CP]
-    python scripts/tune fit data.csv [--params NAME,NAME] [--k K] [--rounds R] [--result-weight W]
+                              [--quiet-margin CP] [--player NAME]
+    python scripts/tune fit data.csv [--params NAME,NAME] [--k K | --k auto] [--rounds R] [--result-weight W]
     python scripts/tune spsa --params FILE.csv [--games N] [--tc TC | --tc nodes=N] [--pairs P]
                              [--concurrency N | --cluster ADDRESS] [--state FILE.json] [--seed S]
                              [--a-ratio A] [--alpha X] [--gamma X] [--engine CMD] [--engine-dir DIR]
@@ -66,7 +66,7 @@ def games_command(args: argparse.Namespace) -> int:
     """Make a data set from played games: quiet positions with their scores and results."""
     start = time.perf_counter()
     rows = []
-    for row in data.game_rows(args.pgn, args.seed, args.min_ply, args.sample, args.quiet_margin):
+    for row in data.game_rows(args.pgn, args.seed, args.min_ply, args.sample, args.quiet_margin, args.player):
         rows.append(row)
         _progress(len(rows))
     data.write_rows(args.out, rows)
@@ -81,6 +81,16 @@ def fit_command(args: argparse.Namespace) -> int:
     code = fit.main_fit(data.read_rows(args.file), names, args.k, args.rounds, args.result_weight)
     print(f"fitted in {time.perf_counter() - start:.1f} s")
     return code
+
+
+def scale(text: str) -> float | None:
+    """``--k``: centipawns, or ``auto`` (None: fitted to the data's results)."""
+    if text == "auto":
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number or auto: {text!r}") from None
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -106,11 +116,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     played.add_argument("--seed", type=int, default=data.SEED)
     played.add_argument("--min-ply", type=int, default=data.MIN_PLIES, help="plies of a game skipped at its start")
     played.add_argument("--quiet-margin", type=int, default=data.QUIET_MARGIN, help="quiescence - static at most")
+    played.add_argument("--player", help="only the positions where this player (PGN White/Black name) moves")
     played.set_defaults(run=games_command)
     refit = sub.add_parser("fit", help="fit the evaluation's weights to a data set")
     refit.add_argument("file", help="a CSV (fen with score, result or both) or EPD (ce, c9) data set")
     refit.add_argument("--params", help="comma-separated constants to fit (default: all of tune.fit.FITTED)")
-    refit.add_argument("--k", type=float, default=fit.SCALE_K, help="sigmoid scale in centipawns")
+    refit.add_argument(
+        "--k", type=scale, default=fit.SCALE_K, help="sigmoid scale in centipawns, or auto: fitted to the results first"
+    )
     refit.add_argument("--rounds", type=int, default=fit.ROUNDS, help="linearise-fit-round rounds")
     refit.add_argument(
         "--result-weight", type=float, default=fit.RESULT_WEIGHT, help="rows with a score and a result: the result's share"

@@ -25,6 +25,7 @@ position before a move is kept (with probability ``sample``, from ply ``min_plie
 and quiet as above) with two labels at once: the score the mover's search printed in the
 move's comment (``+0.35/12``: centipawns from the side to move; positions before a mate score
 are dropped) and the game's result. Labelling costs nothing: the games' own searches did it.
+``player`` keeps only the positions where one named player moves (its own scores).
 
 Mate scores are dropped (the fit is about the evaluation, not mates). A data set is a CSV
 file (``fen,score``; a ``result`` column, 1 / 0.5 / 0 from White's view, may replace
@@ -249,9 +250,12 @@ def game_rows(
     min_plies: int = MIN_PLIES,
     sample: float = GAME_SAMPLE,
     quiet_margin: int = QUIET_MARGIN,
+    player: str | None = None,
 ) -> Iterator[Row]:
     """Rows from the games of PGN files, each with its searched score and the game's result
-    (module docstring); games without a result (``*``) are skipped."""
+    (module docstring); games without a result (``*``) are skipped. With ``player``, only
+    the positions where the player of that name (a ``White`` or ``Black`` header) is to move:
+    the scores of one engine, in a match against another whose scale differs."""
     rng = random.Random(seed)
     searcher = Searcher(hash_mb=1)
     seen: set[str] = set()
@@ -262,11 +266,14 @@ def game_rows(
         pos = Position(game.headers.get("FEN") or None)
         for ply, node in enumerate(game.mainline()):
             score = comment_score(node.comment)
-            key = " ".join(pos.fen().split()[:4])
-            if ply >= min_plies and score is not None and key not in seen and rng.random() < sample:
-                seen.add(key)
-                if is_quiet(searcher, pos, quiet_margin):
-                    yield Row(pos.fen(), score, result)
+            mover = game.headers.get("White" if pos.turn else "Black")
+            if ply >= min_plies and score is not None and player in (None, mover):
+                fen = pos.fen()  # once, and only where a row may be kept
+                key = " ".join(fen.split()[:4])
+                if key not in seen and rng.random() < sample:
+                    seen.add(key)
+                    if is_quiet(searcher, pos, quiet_margin):
+                        yield Row(fen, score, result)
             pos.push(parse_uci(pos, node.move.uci()))
 
 

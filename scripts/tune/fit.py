@@ -54,6 +54,8 @@ TOLERANCE: Final = 1e-12  # stop a round when the error falls by less than this
 HALVINGS: Final = 6  # a round's step is halved at most this many times while the real error rises
 MAX_LABEL: Final = 2000  # rows whose score label is larger (in absolute value) are left out
 RESULT_WEIGHT: Final = 0.5  # a row with a score and a result targets this share of the result
+K_RANGE: Final = (50.0, 1000.0)  # centipawns: where `--k auto` looks for the scale
+K_TOLERANCE: Final = 0.5  # centipawns: `--k auto` stops when its interval is this narrow
 
 # The fitted constants and the entries of each that are weights (None: a scalar). Entries by
 # piece type (0 none, 1 pawn .. 6 king); the PAWN_RANK_BONUS entries are the ranks 2..7.
@@ -176,6 +178,43 @@ def usable(rows: Sequence[Row], max_label: int = MAX_LABEL) -> list[Row]:
 def error(evals: Sequence[float], targets: Sequence[float], k: float) -> float:
     """The mean squared error of the evaluations against the targets."""
     return sum((sigmoid(e / k) - t) ** 2 for e, t in zip(evals, targets)) / len(targets)
+
+
+def best_k(
+    evals: Sequence[float], results: Sequence[float], low: float = K_RANGE[0], high: float = K_RANGE[1]
+) -> float:
+    """The scale under which the evaluations predict the results best (Texel's K): the
+    ``k`` in ``[low, high]`` of least ``error(evals, results, k)``, by golden-section search.
+    Only results count: against score labels, whose targets scale with ``k`` too, a larger
+    ``k`` always looks better.
+
+    >>> round(best_k([-200.0, 0.0, 200.0], [sigmoid(-2.0), 0.5, sigmoid(2.0)]))
+    100
+    """
+    if not results:
+        raise ValueError("no row has a result: the scale can only be fitted to game results")
+    ratio = (math.sqrt(5) - 1) / 2
+    a, b = low, high
+    c, d = b - ratio * (b - a), a + ratio * (b - a)
+    fc, fd = error(evals, results, c), error(evals, results, d)
+    while b - a > K_TOLERANCE:
+        if fc <= fd:
+            b, d, fd = d, c, fc
+            c = b - ratio * (b - a)
+            fc = error(evals, results, c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + ratio * (b - a)
+            fd = error(evals, results, d)
+    return (a + b) / 2
+
+
+def fitted_k(rows: Sequence[Row]) -> float:
+    """``best_k`` of the current evaluation over the rows with a result (side to move's view)."""
+    with_result = [r for r in rows if r.result is not None]
+    positions = [Position(r.fen) for r in with_result]
+    results = [target_of(r, pos, SCALE_K, result_weight=1.0) for r, pos in zip(with_result, positions)]
+    return best_k(evaluate_all(positions), results)
 
 
 def evaluate_all(positions: Sequence[Position]) -> list[float]:
@@ -404,11 +443,19 @@ def report(result: FitResult, out: Callable[[str], None] = print) -> None:
 
 
 def main_fit(
-    rows: Sequence[Row], names: Sequence[str] | None, k: float, rounds: int, result_weight: float = RESULT_WEIGHT
+    rows: Sequence[Row],
+    names: Sequence[str] | None,
+    k: float | None,
+    rounds: int,
+    result_weight: float = RESULT_WEIGHT,
 ) -> int:
-    """Fit, print the report (the evaluation module keeps the fitted weights)."""
+    """Fit, print the report (the evaluation module keeps the fitted weights); ``k`` None
+    fits the scale to the results first (``fitted_k``)."""
     chosen = usable(rows)
     print(f"{len(chosen)} positions ({len(rows) - len(chosen)} left out: label beyond {MAX_LABEL})")
+    if k is None:
+        k = fitted_k(chosen)
+        print(f"K fitted to the results: {k:.1f} cp")
     log = lambda line: print(line, file=sys.stderr)  # noqa: E731
     result = fit(chosen, params_of(names), k, rounds, log, result_weight)
     report(result)
