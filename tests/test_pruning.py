@@ -158,7 +158,7 @@ def test_the_guard_holds_null_moves_back_to_its_ply(monkeypatch: pytest.MonkeyPa
     # A window where the free search passes both above and below ply 3 (it depends on the
     # evaluation's weights, so a few are tried).
     trials = [(fen, beta) for fen in FENS for beta in (-29, -79, 21, -149, 71)]
-    fen, beta = next((f, b) for f, b in trials if min(null_plies(f, b, 0), default=99) < 3 <= max(null_plies(f, b, 0)))
+    fen, beta = next((f, b) for f, b in trials if (free := null_plies(f, b, 0)) and min(free) < 3 <= max(free))
     guarded = null_plies(fen, beta, 3)
     assert guarded and min(guarded) >= 3, (fen, beta, guarded)
 

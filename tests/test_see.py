@@ -44,6 +44,7 @@ def material(pos: Position) -> int:
 
 P, N, R, Q = PIECE_VALUE[1], PIECE_VALUE[2], PIECE_VALUE[4], PIECE_VALUE[5]  # the values SEE counts
 
+
 def captures_on(moves: list[int], pos: Position, d: int, kings: bool) -> set[int]:
     """The captures on ``d`` among ``moves`` (with or without king captures)."""
     return {m for m in moves if (m >> 6) & 63 == d and pos.squares[d] and (kings or pos.squares[m & 63] & 7 != KING)}
