@@ -5,8 +5,9 @@
 
 For every engine: games, moves, the average and longest time per move, the clock left
 at the end of its games (average and lowest, replayed from the ``[TimeControl]`` tag and
-the per-move times in the comments, ``0.123s`` or ``[%emt 0:00:00.123]``), and the games
-it lost on time. Games without a clocked ``TimeControl`` count for the move times only.
+the per-move times in the comments, ``0.123s`` or ``[%emt 0:00:00.123]``), the average left
+at the end of the games it lost (time that could have gone into them), and the games it
+lost on time. Games without a clocked ``TimeControl`` count for the move times only.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class Tally:
     games: int = 0
     move_times: list[float] = field(default_factory=list)
     clock_left: list[float] = field(default_factory=list)
+    left_when_lost: list[float] = field(default_factory=list)  # clock left at the end of its lost games
     time_losses: int = 0
 
 
@@ -89,15 +91,14 @@ def tally(paths: Sequence[str]) -> dict[str, Tally]:
                 clocks[side] += inc - spent
                 if per_period and moves_made[side] % per_period == 0:
                     clocks[side] += base
+        loser = {"1-0": False, "0-1": True}.get(game.headers.get("Result", "*"))
         if tc:
             for color in (True, False):
                 out[names[color]].clock_left.append(clocks[color])
-        termination = game.headers.get("Termination", "")
-        if "time" in termination.lower():
-            result = game.headers.get("Result", "*")
-            loser = {"1-0": False, "0-1": True}.get(result)
             if loser is not None:
-                out[names[loser]].time_losses += 1
+                out[names[loser]].left_when_lost.append(clocks[loser])
+        if loser is not None and "time" in game.headers.get("Termination", "").lower():
+            out[names[loser]].time_losses += 1
     return out
 
 
@@ -106,13 +107,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("pgn", nargs="+", help="PGN files written by alice-match")
     args = parser.parse_args(argv)
     print(f"{'engine':<16} {'games':>5} {'moves':>6} {'avg move':>9} {'max move':>9} {'avg left':>9} "
-          f"{'min left':>9} {'time losses':>11}")  # fmt: skip
+          f"{'min left':>9} {'lost, left':>10} {'time losses':>11}")  # fmt: skip
     for name, t in sorted(tally(args.pgn).items()):
         avg = statistics.fmean(t.move_times) if t.move_times else 0.0
         longest = max(t.move_times, default=0.0)
         left = f"{statistics.fmean(t.clock_left):8.2f}s" if t.clock_left else f"{'-':>9}"
         low = f"{min(t.clock_left):8.2f}s" if t.clock_left else f"{'-':>9}"
-        print(f"{name:<16} {t.games:>5} {len(t.move_times):>6} {avg:8.3f}s {longest:8.3f}s {left} {low} {t.time_losses:>11}")
+        lost = f"{statistics.fmean(t.left_when_lost):9.2f}s" if t.left_when_lost else f"{'-':>10}"
+        print(f"{name:<16} {t.games:>5} {len(t.move_times):>6} {avg:8.3f}s {longest:8.3f}s {left} {low} {lost} "
+              f"{t.time_losses:>11}")  # fmt: skip
     return 0
 
 

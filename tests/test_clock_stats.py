@@ -47,3 +47,4 @@ def test_the_command_prints_a_row_per_engine(tmp_path: Path, capsys: object) -> 
     rows = {line.split()[0]: line.split() for line in out[1:]}
     assert rows["a"][-1] == "1" and rows["b"][-1] == "0"  # white lost on time
     assert rows["a"][5] == "0.50s" and rows["b"][5] == "0.75s"  # clock left after one move each
+    assert rows["a"][7] == "0.50s" and rows["b"][7] == "-"  # left in lost games: only white lost
