@@ -29,8 +29,8 @@ from typing import Final
 from search.limits import Limits
 
 # ---------------------------------------------------------------- tunables
-MOVES_TO_GO_START: Final = 30  # sudden death: moves left assumed at move 1 ...
-MOVES_TO_GO_SLOPE: Final = 0.5  # ... one fewer per this many moves played ...
+MOVES_TO_GO_START: Final = 20  # sudden death: moves left assumed at move 1 ...
+MOVES_TO_GO_SLOPE: Final = 0.25  # ... one fewer per this many moves played ...
 MOVES_TO_GO_MIN: Final = 15  # ... but never fewer than this
 MAX_MOVES_TO_GO: Final = 50  # a larger movestogo is treated as this many
 SOFT_FRACTION: Final = 0.6  # the soft limit is this share of the per-move allotment
@@ -54,7 +54,7 @@ def moves_to_go(fullmove: int) -> float:
     """Moves assumed left in a sudden-death game at move ``fullmove``.
 
     >>> moves_to_go(1), moves_to_go(21), moves_to_go(60)
-    (30.0, 20.0, 15.0)
+    (20.0, 15.0, 15.0)
     """
     return max(float(MOVES_TO_GO_MIN), MOVES_TO_GO_START - MOVES_TO_GO_SLOPE * (max(1, fullmove) - 1))
 

@@ -94,7 +94,7 @@ def test_plan_at_sixty_seconds_plus_increment() -> None:
     first = budget(Limits(wtime=60000, winc=600), True, 1)
     later = budget(Limits(wtime=seen[29], winc=600), True, 30)
     assert first is not None and later is not None
-    assert later[0] > 0.8 * first[0]  # the plan does not starve the middle game
+    assert later[0] > 0.5 * first[0]  # the plan does not starve the middle game
     play_out(60000, 600, 200, spend_hard=True)
 
 
