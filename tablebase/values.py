@@ -42,13 +42,14 @@ def game_result(value: int, white_to_move: bool) -> str:
     return "1-0" if mover_wins == white_to_move else "0-1"
 
 
-def value_of(tables: TableSource, pieces: Placement, stm: int) -> int | None:
+def value_of(tables: TableSource, pieces: Placement, stm: int, reduced: bool = True) -> int | None:
     """The table value of a placement with ``stm`` to move (``None``: no table for it). Two
-    bare kings are drawn (the rules' bare-kings draw)."""
+    bare kings are drawn (the rules' bare-kings draw). ``reduced=False``: ``tables`` hold the
+    endings without symmetries."""
     if len(pieces) == 2:
         return DRAWN
     name, slots, table_stm = locate(pieces, stm)
     data = tables(name)
     if data is None:
         return None
-    return data[ending(name).index(slots, table_stm)]
+    return data[ending(name, reduced).index(slots, table_stm)]

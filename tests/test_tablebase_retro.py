@@ -16,7 +16,7 @@ from engine import movegen
 from engine.position import Position
 from engine.tables import BB_SQUARES, DIAG_RAYS, KNIGHT_ATTACKS, ORTHO_RAYS
 from support import tablebase_oracle
-from tablebase.ending import ending, endings_of, locate
+from tablebase.ending import ending, endings_of
 from tablebase.fileformat import read_table
 from tablebase.generate import generate, geometry
 from tablebase.probe import placement, position_at
@@ -145,12 +145,7 @@ def _check_children(tables: dict[str, bytes], name: str, count: int, reduced: bo
     e = ending(name, reduced)
 
     def child_value(pos: Position) -> int:
-        pieces = placement(pos)
-        if reduced or len(pieces) == 2:
-            value = value_of(tables.get, pieces, pos.turn)
-        else:
-            child, slots, stm = locate(pieces, pos.turn)
-            value = tables[child][ending(child, False).index(slots, stm)]
+        value = value_of(tables.get, placement(pos), pos.turn, reduced)
         assert value is not None
         return value
 

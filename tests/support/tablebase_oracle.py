@@ -204,9 +204,9 @@ def backward(graph: Graph, size: int) -> bytearray:
     return values.translate(bytes(range(255)) + bytes([DRAWN]))
 
 
-def generate(name: str, tables: TableSource, progress: Progress | None = None, reduced: bool = True) -> bytearray:
-    """The values of every index of ending ``name`` (``reduced=False``: without symmetries)."""
-    e = ending(name, reduced)
+def generate(name: str, tables: TableSource, progress: Progress | None = None) -> bytearray:
+    """The values of every index of ending ``name``."""
+    e = ending(name)
     graph = forward(e, tables, progress)
     return backward(graph, e.size)
 
