@@ -43,8 +43,8 @@ import support.system_tools as system_tools
 from alice_match.pgn import read_game as read_alice_pgn
 from alice_match.pgn import uci_moves
 from engine import Position, move_to_san, move_to_uci, parse_san, parse_uci
+from support.differential import choose, random_castling_fen, random_sparse_fen, valid_position
 from support.installed import CHILD_CWD, ROOT, TESTS, engine_command
-from test_differential import choose, random_castling_fen, random_sparse_fen, valid_position
 
 pytestmark = pytest.mark.slow
 

@@ -7,8 +7,9 @@ of digits), raw requests of any method, Host and Content-Length (issue 37). For 
 server answers, never with a 5xx (a refusal: JSON with the security headers), and
 a refused request leaves the state exactly as it was (every field of ``/api/state``, its
 version included). The budget is fixed (``derandomize``: the same examples every run, a
-few thousand in all, well under a minute); the slow-marked soak test sends 10,000 more and
-then plays a legal game through the API.
+few thousand in all, well under a minute). The soak test sends 10,000 more and then plays a
+legal game through the API; it is marked ``soak`` and runs only with ``pytest -m soak`` (about
+3 minutes, most of it hypothesis drawing the requests: CI runs the fixed budget above).
 """
 
 from __future__ import annotations
@@ -369,6 +370,7 @@ any_request = st.one_of(
 
 
 @pytest.mark.slow
+@pytest.mark.soak
 def test_soak_then_a_legal_game(baseline: Baseline, board: Board) -> None:
     """SOAK_REQUESTS generated requests, then a whole game played through the API, every move legal."""
     counts = {"sent": 0, "refused": 0}
