@@ -9,7 +9,7 @@ a refused request leaves the state exactly as it was (every field of ``/api/stat
 version included). The budget is fixed (``derandomize``: the same examples every run, a
 few thousand in all, well under a minute). The soak test sends 10,000 more and then plays a
 legal game through the API; it is marked ``soak`` and runs only with ``pytest -m soak`` (about
-3 minutes, most of it hypothesis drawing the requests: CI runs the fixed budget above).
+2 minutes, most of it hypothesis drawing the requests: CI runs the fixed budget above).
 """
 
 from __future__ import annotations
