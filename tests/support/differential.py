@@ -25,7 +25,7 @@ Fairy-Stockfish never decides repetitions here (its hash ignores boards): games 
 when our outcome() says so.
 
 Each pyffish call costs about 1.5 ms (it rebuilds its position from the FEN), so
-the per-move FEN comparison dominates the run time (see the slow marks).
+the per-move FEN comparison dominates the run time (the test files mark the seeds slow).
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ V = "alice"
 # its half of CI's time is spent here, and tests/test_builds.py checks the two builds agree.
 # The seeds are split over two test files (tests/test_differential.py, the first half, and
 # tests/test_differential_second_half.py) so that pytest-xdist's --dist loadfile runs them on
-# two workers at once: they are the longest test files of both builds.
+# two workers at once: together they are among the longest test files of both builds.
 CHUNKS = 8 if COMPILED else 4
 FIRST_HALF = range(CHUNKS // 2)
 SECOND_HALF = range(CHUNKS // 2, CHUNKS)
